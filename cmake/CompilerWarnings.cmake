@@ -1,0 +1,9 @@
+# Every target of ours builds with warnings as errors; third-party headers are
+# included as SYSTEM so their warnings are not ours to fix.
+function(petstore_set_warnings target)
+  target_compile_options(${target} PRIVATE
+    -Wall -Wextra -Wpedantic -Werror
+    -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
+    -Woverloaded-virtual -Wconversion -Wsign-conversion
+    -Wnull-dereference -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
+endfunction()

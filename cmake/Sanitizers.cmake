@@ -1,0 +1,7 @@
+# One switch turns on ASan and UBSan for every target, so the suite can run the
+# same unit and integration tests against an instrumented build.
+if(PETSTORE_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()

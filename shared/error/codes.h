@@ -1,0 +1,29 @@
+#pragma once
+
+// Every error code shared by all services. Service-specific codes live beside
+// the service's domain; the README's table lists both.
+namespace petstore::codes {
+
+inline constexpr const char* kMalformedJson = "malformed_json";
+inline constexpr const char* kMissingField = "missing_field";
+inline constexpr const char* kInvalidType = "invalid_type";
+inline constexpr const char* kInvalidValue = "invalid_value";
+inline constexpr const char* kUnknownField = "unknown_field";
+inline constexpr const char* kReadOnlyField = "read_only_field";
+inline constexpr const char* kInvalidId = "invalid_id";
+inline constexpr const char* kInvalidQuery = "invalid_query";
+inline constexpr const char* kInvalidHeader = "invalid_header";
+inline constexpr const char* kPayloadTooLarge = "payload_too_large";
+inline constexpr const char* kUnsupportedMediaType = "unsupported_media_type";
+inline constexpr const char* kRouteNotFound = "route_not_found";
+inline constexpr const char* kMethodNotAllowed = "method_not_allowed";
+inline constexpr const char* kPreconditionFailed = "precondition_failed";
+inline constexpr const char* kConcurrentUpdate = "concurrent_update";
+inline constexpr const char* kIdempotencyKeyReused = "idempotency_key_reused";
+inline constexpr const char* kRequestInProgress = "request_in_progress";
+inline constexpr const char* kBrokerUnavailable = "broker_unavailable";
+inline constexpr const char* kStoreUnavailable = "store_unavailable";
+inline constexpr const char* kProjectionLagging = "projection_lagging";
+inline constexpr const char* kInternalError = "internal_error";
+
+}  // namespace petstore::codes

@@ -1,0 +1,139 @@
+#include "kafka/consumer.h"
+
+#include <array>
+
+#include <spdlog/spdlog.h>
+
+namespace petstore::kafka {
+
+const std::string* Message::header(std::string_view name) const {
+  for (const auto& h : headers) {
+    if (h.name == name) {
+      return &h.value;
+    }
+  }
+  return nullptr;
+}
+
+Consumer::Consumer(const ConsumerSettings& settings, StartOffsets start_offsets)
+    : start_offsets_(std::move(start_offsets)) {
+  auto conf = make_conf({
+      {"bootstrap.servers", settings.bootstrap_servers},
+      {"group.id", settings.group_id},
+      {"client.id", settings.client_id},
+      {"enable.auto.commit", "true"},
+      {"enable.auto.offset.store", "false"},
+      {"auto.offset.reset", "earliest"},
+      {"fetch.wait.max.ms", std::to_string(settings.fetch_wait_max_ms)},
+      {"fetch.error.backoff.ms", "50"},
+      {"socket.nagle.disable", "true"},
+      {"session.timeout.ms", "6000"},
+      {"heartbeat.interval.ms", "500"},
+      {"topic.metadata.refresh.interval.ms", "10000"},
+  });
+  rd_kafka_conf_set_rebalance_cb(conf.get(), &Consumer::on_rebalance);
+  rd_kafka_conf_set_opaque(conf.get(), this);
+  std::array<char, 512> err{};
+  rk_.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), err.data(), err.size()));
+  if (!rk_) {
+    throw Unavailable(std::string("kafka consumer: ") + err.data(), false);
+  }
+  static_cast<void>(conf.release());
+  rd_kafka_poll_set_consumer(rk_.get());
+
+  const PartitionListPtr subscription(
+      rd_kafka_topic_partition_list_new(static_cast<int>(settings.topics.size())));
+  for (const auto& t : settings.topics) {
+    rd_kafka_topic_partition_list_add(subscription.get(), t.c_str(), RD_KAFKA_PARTITION_UA);
+  }
+  if (const auto e = rd_kafka_subscribe(rk_.get(), subscription.get()); e != 0) {
+    throw Unavailable(std::string("kafka subscribe: ") + rd_kafka_err2str(e), false);
+  }
+}
+
+Consumer::~Consumer() {
+  // Leaves the group at once so the partitions move to another replica now,
+  // not after the session timeout.
+  rd_kafka_consumer_close(rk_.get());
+}
+
+void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
+                            rd_kafka_topic_partition_list_t* parts, void* opaque) {
+  auto* self = static_cast<Consumer*>(opaque);
+  if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+    spdlog::info("kafka: partitions revoked");
+    rd_kafka_assign(rk, nullptr);
+    return;
+  }
+  std::vector<TopicPartition> assigned;
+  for (int i = 0; i < parts->cnt; ++i) {
+    assigned.push_back({parts->elems[i].topic, parts->elems[i].partition});
+  }
+  try {
+    const auto offsets = self->start_offsets_(assigned);
+    for (int i = 0; i < parts->cnt; ++i) {
+      auto& el = parts->elems[i];
+      const auto it = offsets.find({el.topic, el.partition});
+      el.offset = it == offsets.end() ? RD_KAFKA_OFFSET_BEGINNING : it->second;
+    }
+  } catch (const std::exception& e) {
+    // Without our applied positions we cannot resume safely; starting from
+    // the beginning is always correct because applying is idempotent.
+    spdlog::warn("kafka: cannot read applied positions ({}), replaying from the start", e.what());
+    for (int i = 0; i < parts->cnt; ++i) {
+      parts->elems[i].offset = RD_KAFKA_OFFSET_BEGINNING;
+    }
+  }
+  spdlog::info("kafka: {} partitions assigned", parts->cnt);
+  rd_kafka_assign(rk, parts);
+}
+
+std::vector<Message> Consumer::poll(size_t max, std::chrono::milliseconds wait) {
+  std::vector<Message> out;
+  auto timeout = static_cast<int>(wait.count());
+  while (out.size() < max) {
+    const MessagePtr m(rd_kafka_consumer_poll(rk_.get(), timeout));
+    timeout = 0;
+    if (!m) {
+      break;
+    }
+    if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        spdlog::warn("kafka consumer: {}", rd_kafka_message_errstr(m.get()));
+      }
+      continue;
+    }
+    Message msg;
+    msg.topic = rd_kafka_topic_name(m->rkt);
+    msg.partition = m->partition;
+    msg.offset = m->offset;
+    if (m->key != nullptr) {
+      msg.key.assign(static_cast<const char*>(m->key), m->key_len);
+    }
+    if (m->payload != nullptr) {
+      msg.value.assign(static_cast<const char*>(m->payload), m->len);
+    }
+    rd_kafka_headers_t* hdrs = nullptr;
+    if (rd_kafka_message_headers(m.get(), &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      const char* name = nullptr;
+      const void* value = nullptr;
+      size_t size = 0;
+      for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) ==
+                         RD_KAFKA_RESP_ERR_NO_ERROR;
+           ++i) {
+        msg.headers.push_back(
+            {name, value == nullptr ? std::string() : std::string(static_cast<const char*>(value), size)});
+      }
+    }
+    out.push_back(std::move(msg));
+  }
+  return out;
+}
+
+void Consumer::applied(const Message& m) {
+  const PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
+  rd_kafka_topic_partition_list_add(list.get(), m.topic.c_str(), m.partition)->offset = m.offset + 1;
+  rd_kafka_offsets_store(rk_.get(), list.get());
+}
+
+}  // namespace petstore::kafka

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kafka/handles.h"
+#include "kafka/producer.h"
+
+namespace petstore::kafka {
+
+struct Message {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::int64_t offset = 0;
+  std::string key;
+  std::string value;
+  std::vector<Header> headers;
+
+  [[nodiscard]] const std::string* header(std::string_view name) const;
+};
+
+struct TopicPartition {
+  std::string topic;
+  std::int32_t partition = 0;
+  auto operator<=>(const TopicPartition&) const = default;
+};
+
+struct ConsumerSettings {
+  std::string bootstrap_servers;
+  std::string group_id;
+  std::string client_id;
+  std::vector<std::string> topics;
+  // How long the broker may hold a fetch with no data. Small values trade idle
+  // CPU for lower projection latency.
+  int fetch_wait_max_ms = 10;
+};
+
+// Given the partitions just assigned, returns the offset to start each one at.
+// The projection answers from Redis (its own applied position), so the read
+// model, not Kafka's committed offsets, decides where replay resumes.
+using StartOffsets =
+    std::function<std::map<TopicPartition, std::int64_t>(const std::vector<TopicPartition>&)>;
+
+// A consumer-group member. Offsets are also committed to Kafka (for lag
+// monitoring), but only after the caller says a message was applied.
+class Consumer {
+ public:
+  Consumer(const ConsumerSettings& settings, StartOffsets start_offsets);
+  ~Consumer();
+  Consumer(const Consumer&) = delete;
+  Consumer& operator=(const Consumer&) = delete;
+
+  // Up to `max` messages; waits at most `wait` for the first one.
+  std::vector<Message> poll(size_t max, std::chrono::milliseconds wait);
+
+  // Records that everything up to and including `m` has been applied.
+  void applied(const Message& m);
+
+ private:
+  static void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
+                           rd_kafka_topic_partition_list_t* parts, void* opaque);
+
+  StartOffsets start_offsets_;
+  HandlePtr rk_;
+};
+
+}  // namespace petstore::kafka

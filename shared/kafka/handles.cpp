@@ -1,0 +1,39 @@
+#include "kafka/handles.h"
+
+#include <array>
+
+namespace petstore::kafka {
+
+ConfPtr make_conf(const std::map<std::string, std::string>& properties) {
+  ConfPtr conf(rd_kafka_conf_new());
+  std::array<char, 512> err{};
+  for (const auto& [name, value] : properties) {
+    if (rd_kafka_conf_set(conf.get(), name.c_str(), value.c_str(), err.data(), err.size()) !=
+        RD_KAFKA_CONF_OK) {
+      throw std::invalid_argument("kafka config " + name + "=" + value + ": " + err.data());
+    }
+  }
+  return conf;
+}
+
+int partition_count(rd_kafka_t* rk, const std::string& topic, int timeout_ms) {
+  const TopicPtr handle(rd_kafka_topic_new(rk, topic.c_str(), nullptr));
+  const rd_kafka_metadata_t* raw = nullptr;
+  const auto err = rd_kafka_metadata(rk, 0, handle.get(), &raw, timeout_ms);
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw Unavailable("kafka metadata for " + topic + ": " + rd_kafka_err2str(err), false);
+  }
+  const MetadataPtr md(raw);
+  for (int i = 0; i < md->topic_cnt; ++i) {
+    const auto& t = md->topics[i];
+    if (topic == t.topic) {
+      if (t.err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        throw Unavailable("kafka topic " + topic + ": " + rd_kafka_err2str(t.err), false);
+      }
+      return t.partition_cnt;
+    }
+  }
+  throw Unavailable("kafka topic " + topic + " not found", false);
+}
+
+}  // namespace petstore::kafka

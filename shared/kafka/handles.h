@@ -1,0 +1,64 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <librdkafka/rdkafka.h>
+
+namespace petstore::kafka {
+
+// The broker did not take a record, or could not be asked. `possibly_persisted`
+// is true when the record may still be in the log (a timed-out in-flight
+// request): callers must not assume it is absent.
+class Unavailable : public std::runtime_error {
+ public:
+  Unavailable(const std::string& what, bool possibly_persisted)
+      : std::runtime_error(what), possibly_persisted_(possibly_persisted) {}
+  [[nodiscard]] bool possibly_persisted() const noexcept { return possibly_persisted_; }
+
+ private:
+  bool possibly_persisted_;
+};
+
+struct ConfDeleter {
+  void operator()(rd_kafka_conf_t* c) const noexcept { rd_kafka_conf_destroy(c); }
+};
+using ConfPtr = std::unique_ptr<rd_kafka_conf_t, ConfDeleter>;
+
+struct HandleDeleter {
+  void operator()(rd_kafka_t* rk) const noexcept { rd_kafka_destroy(rk); }
+};
+using HandlePtr = std::unique_ptr<rd_kafka_t, HandleDeleter>;
+
+struct MessageDeleter {
+  void operator()(rd_kafka_message_t* m) const noexcept { rd_kafka_message_destroy(m); }
+};
+using MessagePtr = std::unique_ptr<rd_kafka_message_t, MessageDeleter>;
+
+struct PartitionListDeleter {
+  void operator()(rd_kafka_topic_partition_list_t* l) const noexcept {
+    rd_kafka_topic_partition_list_destroy(l);
+  }
+};
+using PartitionListPtr = std::unique_ptr<rd_kafka_topic_partition_list_t, PartitionListDeleter>;
+
+struct TopicDeleter {
+  void operator()(rd_kafka_topic_t* t) const noexcept { rd_kafka_topic_destroy(t); }
+};
+using TopicPtr = std::unique_ptr<rd_kafka_topic_t, TopicDeleter>;
+
+struct MetadataDeleter {
+  void operator()(const rd_kafka_metadata_t* m) const noexcept { rd_kafka_metadata_destroy(m); }
+};
+using MetadataPtr = std::unique_ptr<const rd_kafka_metadata_t, MetadataDeleter>;
+
+// Builds a librdkafka configuration, failing loudly on any property librdkafka
+// refuses (a typo in a property name must not be silently ignored).
+ConfPtr make_conf(const std::map<std::string, std::string>& properties);
+
+// Number of partitions of a topic, from the cluster's metadata.
+int partition_count(rd_kafka_t* rk, const std::string& topic, int timeout_ms);
+
+}  // namespace petstore::kafka

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kafka/handles.h"
+
+namespace petstore::kafka {
+
+struct Header {
+  std::string name;
+  std::string value;
+};
+
+struct Record {
+  std::string topic;
+  std::string key;
+  std::string value;
+  std::vector<Header> headers;
+};
+
+// Where the broker put a record: the caller uses it to wait for projections.
+struct Position {
+  std::int32_t partition = -1;
+  std::int64_t offset = -1;
+};
+
+struct ProducerSettings {
+  std::string bootstrap_servers;
+  std::string client_id;
+  int linger_ms = 1;
+  int delivery_timeout_ms = 5000;
+};
+
+// An idempotent producer (acks=all, enable.idempotence): a record is reported
+// delivered only once every in-sync replica has it, and retries never create
+// duplicates. Partitions are chosen by murmur2 of the key, the Java client's
+// scheme, so other tools agree on where an aggregate's events live.
+class Producer {
+ public:
+  explicit Producer(const ProducerSettings& settings);
+  ~Producer();
+  Producer(const Producer&) = delete;
+  Producer& operator=(const Producer&) = delete;
+
+  // Appends one record and blocks until the broker acknowledges it (at most
+  // delivery_timeout_ms). Throws Unavailable on failure.
+  Position append(const Record& record);
+
+  // The partition `key` maps to in `topic` (same as append would choose).
+  std::int32_t partition_for(const std::string& topic, const std::string& key);
+  std::int32_t partitions(const std::string& topic);
+
+  // The offset the next record in a partition will get (the high watermark).
+  std::int64_t end_offset(const std::string& topic, std::int32_t partition, int timeout_ms);
+
+  // Whether the cluster answers a metadata request right now.
+  bool reachable(int timeout_ms);
+
+ private:
+  void poll_loop();
+
+  HandlePtr rk_;
+  std::mutex partitions_mutex_;
+  std::map<std::string, std::int32_t> partition_counts_;
+  std::atomic<bool> stop_{false};
+  std::thread poller_;
+};
+
+}  // namespace petstore::kafka

@@ -1,0 +1,61 @@
+#include "redis/script.h"
+
+#include <array>
+#include <openssl/sha.h>
+
+namespace petstore::redis {
+namespace {
+
+std::string sha1_hex(std::string_view text) {
+  std::array<unsigned char, SHA_DIGEST_LENGTH> digest{};
+  SHA1(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest.data());
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(digest.size() * 2);
+  for (const unsigned char byte : digest) {
+    out.push_back(kHex[byte >> 4U]);
+    out.push_back(kHex[byte & 0x0FU]);
+  }
+  return out;
+}
+
+}  // namespace
+
+Script::Script(std::string_view source) : source_(source), sha_(sha1_hex(source)) {}
+
+bool is_noscript(const redisReply& r) {
+  return is_error(r) && as_string(r).starts_with("NOSCRIPT");
+}
+
+Args Script::command(std::string_view verb, std::string_view body, const Args& keys,
+                     const Args& args, std::string& numkeys) const {
+  numkeys = std::to_string(keys.size());
+  Args out;
+  out.reserve(3 + keys.size() + args.size());
+  out.push_back(verb);
+  out.push_back(body);
+  out.push_back(numkeys);
+  out.insert(out.end(), keys.begin(), keys.end());
+  out.insert(out.end(), args.begin(), args.end());
+  return out;
+}
+
+Reply Script::run(Connection& conn, const Args& keys, const Args& args) const {
+  std::string numkeys;
+  auto reply = conn.command(command("EVALSHA", sha_, keys, args, numkeys));
+  if (is_noscript(*reply)) {
+    reply = conn.command(command("EVAL", source_, keys, args, numkeys));
+  }
+  return reply;
+}
+
+void Script::append(Connection& conn, const Args& keys, const Args& args) const {
+  std::string numkeys;
+  conn.append(command("EVALSHA", sha_, keys, args, numkeys));
+}
+
+void Script::load(Connection& conn) const {
+  expect_ok(conn.command({"SCRIPT", "LOAD", source_}));
+}
+
+}  // namespace petstore::redis

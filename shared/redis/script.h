@@ -1,0 +1,35 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "redis/connection.h"
+
+namespace petstore::redis {
+
+// A Lua script run by EVALSHA, so each call sends the 40-byte digest rather
+// than the source; after a Redis restart or SCRIPT FLUSH the first NOSCRIPT
+// reply makes it send the source once with EVAL, which caches it again.
+class Script {
+ public:
+  explicit Script(std::string_view source);
+
+  Reply run(Connection& conn, const Args& keys, const Args& args) const;
+
+  // For pipelines: queue an EVALSHA; check replies with is_noscript().
+  void append(Connection& conn, const Args& keys, const Args& args) const;
+  void load(Connection& conn) const;
+
+  [[nodiscard]] const std::string& sha() const { return sha_; }
+
+ private:
+  Args command(std::string_view verb, std::string_view body, const Args& keys, const Args& args,
+               std::string& numkeys) const;
+
+  std::string source_;
+  std::string sha_;
+};
+
+[[nodiscard]] bool is_noscript(const redisReply& r);
+
+}  // namespace petstore::redis

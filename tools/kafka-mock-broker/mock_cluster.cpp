@@ -1,0 +1,73 @@
+#include "mock_cluster.h"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+namespace petstore::tools {
+namespace {
+
+void check(rd_kafka_resp_err_t err, const std::string& what) {
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw std::runtime_error(what + ": " + rd_kafka_err2str(err));
+  }
+}
+
+}  // namespace
+
+MockCluster::MockCluster(int brokers) : brokers_(brokers) {
+  // The mock needs a client handle for its own bookkeeping; a bare producer
+  // that never produces serves.
+  auto conf = kafka::make_conf({{"client.id", "petstore-mock-cluster"}});
+  std::array<char, 512> err{};
+  rk_.reset(rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), err.data(), err.size()));
+  if (!rk_) {
+    throw std::runtime_error(std::string("rd_kafka_new: ") + err.data());
+  }
+  static_cast<void>(conf.release());
+  cluster_.reset(rd_kafka_mock_cluster_new(rk_.get(), brokers));
+  if (!cluster_) {
+    throw std::runtime_error("rd_kafka_mock_cluster_new failed");
+  }
+}
+
+MockCluster::~MockCluster() = default;
+
+std::string MockCluster::bootstrap() const {
+  return rd_kafka_mock_cluster_bootstraps(cluster_.get());
+}
+
+void MockCluster::create_topic(const std::string& name, int partitions) {
+  check(rd_kafka_mock_topic_create(cluster_.get(), name.c_str(), partitions,
+                                   std::min(brokers_, 3)),
+        "create topic " + name);
+}
+
+void MockCluster::broker_down(std::int32_t broker) {
+  check(rd_kafka_mock_broker_set_down(cluster_.get(), broker), "broker down");
+}
+
+void MockCluster::broker_up(std::int32_t broker) {
+  check(rd_kafka_mock_broker_set_up(cluster_.get(), broker), "broker up");
+}
+
+void MockCluster::broker_rtt(std::int32_t broker, int rtt_ms) {
+  check(rd_kafka_mock_broker_set_rtt(cluster_.get(), broker, rtt_ms), "broker rtt");
+}
+
+void MockCluster::push_request_errors(std::int16_t api_key,
+                                      const std::vector<rd_kafka_resp_err_t>& errors) {
+  rd_kafka_mock_push_request_errors_array(cluster_.get(), api_key, errors.size(), errors.data());
+}
+
+void MockCluster::clear_request_errors(std::int16_t api_key) {
+  rd_kafka_mock_clear_request_errors(cluster_.get(), api_key);
+}
+
+void MockCluster::set_leader(const std::string& topic, std::int32_t partition,
+                             std::int32_t broker) {
+  check(rd_kafka_mock_partition_set_leader(cluster_.get(), topic.c_str(), partition, broker),
+        "set leader");
+}
+
+}  // namespace petstore::tools

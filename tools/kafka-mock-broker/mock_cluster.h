@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kafka/handles.h"  // rdkafka.h must come before rdkafka_mock.h
+
+#include <librdkafka/rdkafka_mock.h>
+
+namespace petstore::tools {
+
+struct MockClusterDeleter {
+  void operator()(rd_kafka_mock_cluster_t* c) const noexcept { rd_kafka_mock_cluster_destroy(c); }
+};
+
+// librdkafka's in-process Kafka cluster, owned: real Kafka protocol on loopback
+// TCP, log kept in memory. Every fault-injection call the control API offers
+// maps onto one of these methods. Each throws std::runtime_error on failure.
+class MockCluster {
+ public:
+  explicit MockCluster(int brokers);
+  ~MockCluster();
+  MockCluster(const MockCluster&) = delete;
+  MockCluster& operator=(const MockCluster&) = delete;
+
+  [[nodiscard]] std::string bootstrap() const;
+  [[nodiscard]] int brokers() const { return brokers_; }
+
+  void create_topic(const std::string& name, int partitions);
+  void broker_down(std::int32_t broker);
+  void broker_up(std::int32_t broker);
+  void broker_rtt(std::int32_t broker, int rtt_ms);
+  void push_request_errors(std::int16_t api_key, const std::vector<rd_kafka_resp_err_t>& errors);
+  void clear_request_errors(std::int16_t api_key);
+  void set_leader(const std::string& topic, std::int32_t partition, std::int32_t broker);
+
+ private:
+  int brokers_;
+  kafka::HandlePtr rk_;
+  // Declared after rk_ so it is destroyed first: the cluster borrows rk_.
+  std::unique_ptr<rd_kafka_mock_cluster_t, MockClusterDeleter> cluster_;
+};
+
+}  // namespace petstore::tools
