@@ -4,6 +4,7 @@
 // the service's domain; the README's table lists both.
 namespace petstore::codes {
 
+inline constexpr const char* kBadRequest = "bad_request";
 inline constexpr const char* kMalformedJson = "malformed_json";
 inline constexpr const char* kMissingField = "missing_field";
 inline constexpr const char* kInvalidType = "invalid_type";

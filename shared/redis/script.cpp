@@ -1,27 +1,10 @@
 #include "redis/script.h"
 
-#include <array>
-#include <openssl/sha.h>
+#include "text/digest.h"
 
 namespace petstore::redis {
-namespace {
 
-std::string sha1_hex(std::string_view text) {
-  std::array<unsigned char, SHA_DIGEST_LENGTH> digest{};
-  SHA1(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest.data());
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(digest.size() * 2);
-  for (const unsigned char byte : digest) {
-    out.push_back(kHex[byte >> 4U]);
-    out.push_back(kHex[byte & 0x0FU]);
-  }
-  return out;
-}
-
-}  // namespace
-
-Script::Script(std::string_view source) : source_(source), sha_(sha1_hex(source)) {}
+Script::Script(std::string_view source) : source_(source), sha_(text::sha1_hex(source)) {}
 
 bool is_noscript(const redisReply& r) {
   return is_error(r) && as_string(r).starts_with("NOSCRIPT");

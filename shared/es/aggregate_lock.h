@@ -1,0 +1,68 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "redis/pool.h"
+#include "redis/script.h"
+
+namespace petstore::es {
+
+// Serialises commands on one aggregate across every replica. The lock value
+// carries its holder's token and a lease deadline (Redis time). A holder that
+// finishes deletes it; one that dies leaves it to go stale, and the next holder
+// is told so (`previous_holder_died`), because the dead holder's event may be
+// in the log but not yet in the read model: that holder must catch the
+// projection up before deciding. docs/consistency.md explains why.
+class AggregateLock {
+ public:
+  struct Held {
+    std::string key;
+    std::string token;
+    bool previous_holder_died = false;
+  };
+
+  AggregateLock(redis::Pool& pool, std::chrono::milliseconds lease, std::chrono::milliseconds wait);
+
+  // Waits (bounded) for the lock; 409 concurrent_update if it stays busy.
+  Held acquire(const std::string& key);
+  // Frees the lock after the command's event reached the read model.
+  void release(const Held& held) noexcept;
+  // Frees the lock but flags it stale, when the outcome of an append is
+  // unknown: the next holder will then catch up first.
+  void poison(const Held& held) noexcept;
+
+ private:
+  redis::Pool& pool_;
+  std::chrono::milliseconds lease_;
+  std::chrono::milliseconds wait_;
+  redis::Script acquire_;
+  redis::Script release_;
+  redis::Script poison_;
+};
+
+// Releases on scope exit unless the command marked the outcome.
+class LockGuard {
+ public:
+  LockGuard(AggregateLock& lock, AggregateLock::Held held) : lock_(lock), held_(std::move(held)) {}
+  ~LockGuard() {
+    if (uncertain_) {
+      lock_.poison(held_);
+    } else {
+      lock_.release(held_);
+    }
+  }
+  LockGuard(const LockGuard&) = delete;
+  LockGuard& operator=(const LockGuard&) = delete;
+
+  [[nodiscard]] const AggregateLock::Held& held() const { return held_; }
+  // The append's outcome is unknown (it may be in the log but not applied).
+  void mark_uncertain() { uncertain_ = true; }
+
+ private:
+  AggregateLock& lock_;
+  AggregateLock::Held held_;
+  bool uncertain_ = false;
+};
+
+}  // namespace petstore::es

@@ -1,0 +1,59 @@
+#include "es/catch_up.h"
+
+#include <thread>
+
+#include "error/api_error.h"
+#include "error/codes.h"
+
+namespace petstore::es {
+
+CatchUp::CatchUp(kafka::Producer& producer, redis::Pool& pool, std::string offsets_key,
+                 std::chrono::milliseconds timeout)
+    : producer_(producer), pool_(pool), offsets_key_(std::move(offsets_key)), timeout_(timeout) {}
+
+void CatchUp::partition_end(const std::string& topic, std::int32_t partition) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  const auto end = producer_.end_offset(topic, partition, static_cast<int>(timeout_.count()));
+  if (end > 0) {
+    wait_applied(topic, partition, end - 1, deadline);
+  }
+}
+
+void CatchUp::topic_end(const std::string& topic) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  const auto n = producer_.partitions(topic);
+  for (std::int32_t p = 0; p < n; ++p) {
+    const auto end = producer_.end_offset(topic, p, static_cast<int>(timeout_.count()));
+    if (end > 0) {
+      wait_applied(topic, p, end - 1, deadline);
+    }
+  }
+}
+
+void CatchUp::through(const std::string& topic, std::int32_t partition, std::int64_t offset) {
+  wait_applied(topic, partition, offset, std::chrono::steady_clock::now() + timeout_);
+}
+
+void CatchUp::wait_applied(const std::string& topic, std::int32_t partition, std::int64_t offset,
+                           std::chrono::steady_clock::time_point deadline) {
+  const auto field = topic + ":" + std::to_string(partition);
+  auto pause = std::chrono::microseconds(500);
+  for (;;) {
+    const auto applied = pool_.run_idempotent([&](redis::Connection& c) {
+      const auto reply = c.command({"HGET", offsets_key_, field});
+      return reply->type == REDIS_REPLY_NIL ? std::int64_t{-1} : redis::as_integer(redis::expect_ok(reply));
+    });
+    if (applied >= offset) {
+      return;
+    }
+    if (std::chrono::steady_clock::now() + pause > deadline) {
+      throw ApiException(ApiError(503, codes::kProjectionLagging,
+                                  "the read model is behind the event log; retry shortly")
+                             .retry_after(1));
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(20'000));
+  }
+}
+
+}  // namespace petstore::es

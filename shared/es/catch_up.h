@@ -1,0 +1,38 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "kafka/producer.h"
+#include "redis/pool.h"
+
+namespace petstore::es {
+
+// Waits until the projection (whichever replica runs it) has applied a
+// partition up to a given offset. Used before deciding when the read model
+// may lag the log: after a lock holder died, or to bring the read model to
+// the end of a topic before an invariant check (deleting a category).
+class CatchUp {
+ public:
+  CatchUp(kafka::Producer& producer, redis::Pool& pool, std::string offsets_key,
+          std::chrono::milliseconds timeout);
+
+  // Everything appended to the partition so far is applied.
+  void partition_end(const std::string& topic, std::int32_t partition);
+  // Every partition of the topic, to its current end.
+  void topic_end(const std::string& topic);
+  // The record at `offset` (and all before it) is applied.
+  void through(const std::string& topic, std::int32_t partition, std::int64_t offset);
+
+ private:
+  void wait_applied(const std::string& topic, std::int32_t partition, std::int64_t offset,
+                    std::chrono::steady_clock::time_point deadline);
+
+  kafka::Producer& producer_;
+  redis::Pool& pool_;
+  std::string offsets_key_;
+  std::chrono::milliseconds timeout_;
+};
+
+}  // namespace petstore::es

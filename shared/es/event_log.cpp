@@ -1,0 +1,19 @@
+#include "es/event_log.h"
+
+namespace petstore::es {
+
+Appended EventLog::append(const NewEvent& event) {
+  events::Envelope e;
+  e.id = events::new_event_id();
+  e.type = event.type;
+  e.source = source_;
+  e.aggregate_id = event.aggregate_id;
+  e.version = event.version;
+  e.time = events::format_time(std::chrono::system_clock::now());
+  e.schema_version = event.schema_version;
+  e.data = event.data;
+  const auto position = producer_.append(events::to_record(event.topic, e));
+  return {event.topic, std::move(e), position};
+}
+
+}  // namespace petstore::es

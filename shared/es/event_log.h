@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "events/envelope.h"
+#include "kafka/producer.h"
+
+namespace petstore::es {
+
+struct NewEvent {
+  std::string topic;
+  std::string type;
+  std::int64_t aggregate_id = 0;
+  std::int64_t version = 0;
+  std::string data;
+  int schema_version = 1;
+};
+
+struct Appended {
+  std::string topic;
+  events::Envelope envelope;
+  kafka::Position position;
+};
+
+// The write side's only door to Kafka: wraps an event in its CloudEvents
+// envelope and appends it; returns once the log has it (acks=all).
+class EventLog {
+ public:
+  EventLog(kafka::Producer& producer, std::string source)
+      : producer_(producer), source_(std::move(source)) {}
+
+  Appended append(const NewEvent& event);
+
+  [[nodiscard]] std::int32_t partition_of(const std::string& topic, std::int64_t aggregate_id) {
+    return producer_.partition_for(topic, std::to_string(aggregate_id));
+  }
+
+ private:
+  kafka::Producer& producer_;
+  std::string source_;
+};
+
+}  // namespace petstore::es

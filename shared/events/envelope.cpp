@@ -1,0 +1,106 @@
+#include "events/envelope.h"
+
+#include <array>
+#include <charconv>
+#include <cstdio>
+#include <ctime>
+#include <stdexcept>
+#include <sys/random.h>
+
+namespace petstore::events {
+namespace {
+
+const std::string& require(const kafka::Message& m, const char* name) {
+  const auto* v = m.header(name);
+  if (v == nullptr || v->empty()) {
+    throw std::invalid_argument(std::string("event lacks header ") + name);
+  }
+  return *v;
+}
+
+std::int64_t parse_int(const std::string& text, const char* what) {
+  std::int64_t v = 0;
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc{} || ptr != end) {
+    throw std::invalid_argument(std::string("event has a malformed ") + what + ": " + text);
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string format_sequence(std::int64_t version) {
+  std::array<char, 24> buf{};
+  std::snprintf(buf.data(), buf.size(), "%019lld", static_cast<long long>(version));
+  return buf.data();
+}
+
+std::int64_t parse_sequence(const std::string& text) { return parse_int(text, "ce_sequence"); }
+
+std::string format_time(std::chrono::system_clock::time_point t) {
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  const auto secs = static_cast<time_t>(ms / 1000);
+  std::tm utc{};
+  gmtime_r(&secs, &utc);
+  std::array<char, 40> buf{};
+  const auto n = std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%S", &utc);
+  std::snprintf(buf.data() + n, buf.size() - n, ".%03dZ", static_cast<int>(ms % 1000));
+  return buf.data();
+}
+
+std::string new_event_id() {
+  std::array<unsigned char, 16> b{};
+  if (getrandom(b.data(), b.size(), 0) != static_cast<ssize_t>(b.size())) {
+    throw std::runtime_error("getrandom failed");
+  }
+  b[6] = static_cast<unsigned char>((b[6] & 0x0FU) | 0x40U);  // version 4
+  b[8] = static_cast<unsigned char>((b[8] & 0x3FU) | 0x80U);  // RFC 4122 variant
+  std::array<char, 37> out{};
+  std::snprintf(out.data(), out.size(),
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                b[15]);
+  return out.data();
+}
+
+kafka::Record to_record(const std::string& topic, const Envelope& e) {
+  kafka::Record r;
+  r.topic = topic;
+  r.key = std::to_string(e.aggregate_id);
+  r.value = e.data;
+  r.headers = {
+      {"ce_specversion", kSpecVersion},
+      {"ce_id", e.id},
+      {"ce_type", e.type},
+      {"ce_source", e.source},
+      {"ce_subject", r.key},
+      {"ce_time", e.time},
+      {"ce_sequence", format_sequence(e.version)},
+      {"ce_schemaversion", std::to_string(e.schema_version)},
+      {"content-type", kContentType},
+  };
+  return r;
+}
+
+Envelope from_message(const kafka::Message& m) {
+  if (require(m, "ce_specversion") != kSpecVersion) {
+    throw std::invalid_argument("unsupported CloudEvents specversion");
+  }
+  Envelope e;
+  e.id = require(m, "ce_id");
+  e.type = require(m, "ce_type");
+  e.source = require(m, "ce_source");
+  e.aggregate_id = parse_int(require(m, "ce_subject"), "ce_subject");
+  e.version = parse_sequence(require(m, "ce_sequence"));
+  e.time = require(m, "ce_time");
+  e.schema_version = static_cast<int>(parse_int(require(m, "ce_schemaversion"), "ce_schemaversion"));
+  e.data = m.value;
+  if (e.version < 1) {
+    throw std::invalid_argument("event version must be at least 1");
+  }
+  return e;
+}
+
+}  // namespace petstore::events

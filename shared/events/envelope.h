@@ -1,0 +1,44 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kafka/consumer.h"
+#include "kafka/producer.h"
+
+namespace petstore::events {
+
+// A CloudEvents 1.0 event in the Kafka protocol binding's binary mode: the
+// attributes travel as `ce_*` headers and `data` is the record value, so a
+// consumer can route on headers without parsing JSON. docs/events.md is the
+// contract downstream teams read.
+struct Envelope {
+  std::string id;              // ce_id: UUID v4, unique per event
+  std::string type;            // ce_type, e.g. io.petstore.pet.created
+  std::string source;          // ce_source, e.g. /petstore/pets
+  std::int64_t aggregate_id = 0;  // ce_subject (decimal) and the record key
+  std::int64_t version = 0;    // ce_sequence: 1, 2, 3, ... per aggregate
+  std::string time;            // ce_time, RFC 3339 UTC
+  int schema_version = 1;      // ce_schemaversion: version of data's schema
+  std::string data;            // the JSON payload, record value
+};
+
+inline constexpr const char* kSpecVersion = "1.0";
+inline constexpr const char* kContentType = "application/json";
+
+kafka::Record to_record(const std::string& topic, const Envelope& e);
+
+// Throws std::invalid_argument when a required attribute is missing or bad.
+Envelope from_message(const kafka::Message& m);
+
+// ce_sequence must order lexicographically (CloudEvents sequence extension), so
+// versions are zero-padded to 19 digits: "0000000000000000003".
+std::string format_sequence(std::int64_t version);
+std::int64_t parse_sequence(const std::string& text);
+
+std::string format_time(std::chrono::system_clock::time_point t);
+std::string new_event_id();
+
+}  // namespace petstore::events

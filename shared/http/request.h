@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <httplib.h>
+
+namespace petstore::http {
+
+// Parses path parameter `index` (1-based, template order) as a positive int64
+// id; anything else is 400 invalid_id.
+std::int64_t path_id(const httplib::Request& req, size_t index, const char* name);
+
+// Refuses a write whose body is not JSON (415) or is missing (400).
+void require_json_body(const httplib::Request& req);
+
+// Query parameters, refused (400 invalid_query) when unknown or repeated, so
+// a typo such as ?staus=sold is reported rather than silently ignored.
+class Query {
+ public:
+  Query(const httplib::Request& req, std::initializer_list<std::string_view> allowed);
+
+  [[nodiscard]] std::optional<std::string> text(const char* name) const;
+  [[nodiscard]] std::optional<std::int64_t> id(const char* name) const;
+  [[nodiscard]] std::optional<bool> boolean(const char* name) const;
+
+ private:
+  const httplib::Request& req_;
+};
+
+// Cursor pagination: `limit` items after the item named by `cursor`.
+struct PageRequest {
+  static constexpr std::int64_t kDefaultLimit = 20;
+  static constexpr std::int64_t kMaxLimit = 100;
+  std::int64_t limit = kDefaultLimit;
+  std::int64_t after = 0;  // ids are positive; 0 = from the start
+};
+PageRequest page_request(const Query& q);
+
+// `</pets?status=sold&limit=20&cursor=123>; rel="next"` for the next page,
+// keeping every other query parameter of the request.
+std::string next_link(const httplib::Request& req, std::int64_t next_cursor);
+
+// The Idempotency-Key header, if present: 1 to 255 visible ASCII characters.
+std::optional<std::string> idempotency_key(const httplib::Request& req);
+
+// Enforces If-Match against the aggregate's current version: absent passes,
+// "*" passes, a list of entity tags passes if one is "<version>"; otherwise
+// 412 precondition_failed. Weak tags (W/"3") never match, as RFC 9110 says.
+void check_if_match(const httplib::Request& req, std::int64_t current_version);
+
+}  // namespace petstore::http

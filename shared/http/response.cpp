@@ -1,0 +1,54 @@
+#include "http/response.h"
+
+#include <spdlog/spdlog.h>
+
+#include "error/codes.h"
+#include "kafka/handles.h"
+#include "redis/connection.h"
+
+namespace petstore::http {
+
+void send_json(httplib::Response& res, int status, std::string body) {
+  res.status = status;
+  res.body = std::move(body);
+  res.set_header("Content-Type", kJson);
+}
+
+void send_error(httplib::Response& res, const ApiError& error) {
+  for (const auto& [name, value] : error.headers) {
+    res.set_header(name, value);
+  }
+  if (error.retry_after_seconds) {
+    res.set_header("Retry-After", std::to_string(*error.retry_after_seconds));
+  }
+  send_json(res, error.status, error.to_json());
+}
+
+ApiError error_from(const std::exception_ptr& failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const ApiException& e) {
+    return e.error();
+  } catch (const redis::Unavailable& e) {
+    spdlog::warn("redis unavailable: {}", e.what());
+    return ApiError(503, codes::kStoreUnavailable, "the read model store is unavailable; retry later")
+        .retry_after(1);
+  } catch (const kafka::Unavailable& e) {
+    spdlog::warn("kafka unavailable: {}", e.what());
+    return ApiError(503, codes::kBrokerUnavailable,
+                    e.possibly_persisted()
+                        ? "the event log did not confirm the write in time; it may still be applied, retry with the same Idempotency-Key"
+                        : "the event log is unavailable; nothing was written, retry later")
+        .retry_after(1);
+  } catch (const std::exception& e) {
+    spdlog::error("unhandled error: {}", e.what());
+    return ApiError(500, codes::kInternalError, "internal error");
+  } catch (...) {
+    spdlog::error("unhandled non-standard exception");
+    return ApiError(500, codes::kInternalError, "internal error");
+  }
+}
+
+std::string etag(std::int64_t version) { return "\"" + std::to_string(version) + "\""; }
+
+}  // namespace petstore::http

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <string>
+
+#include <httplib.h>
+
+#include "error/api_error.h"
+
+namespace petstore::http {
+
+inline constexpr const char* kJson = "application/json";
+
+void send_json(httplib::Response& res, int status, std::string body);
+void send_error(httplib::Response& res, const ApiError& error);
+
+// Maps any exception a handler lets escape to the Error the client sees:
+// ApiException as is, Redis and Kafka outages to 503 with Retry-After, the
+// rest to 500 (logged, never shown in detail).
+ApiError error_from(const std::exception_ptr& failure);
+
+// Strong entity tag of an aggregate version: "3".
+std::string etag(std::int64_t version);
+
+}  // namespace petstore::http

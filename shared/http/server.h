@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include <httplib.h>
+
+#include "config/env.h"
+
+namespace petstore::http {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8081;
+  // cpp-httplib serves a keep-alive connection on one worker for its whole
+  // life, so the pool must be at least as large as the number of concurrent
+  // client connections the service should carry.
+  size_t threads = 128;
+  // Accepted connections waiting for a worker; when full, the accept loop
+  // blocks and the kernel backlog absorbs the rest (bounded memory).
+  size_t max_queued = 1024;
+  size_t max_body_bytes = 16 * 1024;
+  size_t keep_alive_max_requests = 100'000;
+  int keep_alive_timeout_s = 5;
+  int read_timeout_s = 5;
+  int write_timeout_s = 5;
+
+  static ServerOptions from_env(const config::Env& env, int default_port);
+};
+
+// An httplib::Server tuned for an API service: TCP_NODELAY on (Nagle would add
+// 40 ms to small keep-alive responses), a large worker pool with a bounded
+// queue, long keep-alive, and the body size limit.
+std::unique_ptr<httplib::Server> make_server(const ServerOptions& options);
+
+}  // namespace petstore::http

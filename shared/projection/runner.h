@@ -1,0 +1,67 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "es/key_space.h"
+#include "kafka/consumer.h"
+#include "redis/pool.h"
+#include "redis/script.h"
+
+namespace petstore::projection {
+
+// A service's projection logic: how one consumed event is applied to Redis.
+// Implementations queue exactly one command per message on the pipeline, a
+// script that applies the event and records its offset atomically, so a crash
+// between the two is impossible and redelivery is detected by the offset.
+class Applier {
+ public:
+  virtual ~Applier() = default;
+  virtual void queue(redis::Connection& conn, const kafka::Message& message) = 0;
+  // Every script queue() may use, so they can be loaded before pipelining.
+  [[nodiscard]] virtual std::vector<const redis::Script*> scripts() const = 0;
+};
+
+struct RunnerStats {
+  std::atomic<std::uint64_t> applied{0};
+  std::atomic<std::uint64_t> batches{0};
+  std::atomic<std::uint64_t> redis_failures{0};
+};
+
+// Runs a consumer-group member that feeds batches of events to the Applier
+// through one Redis pipeline. On assignment it resumes each partition from the
+// offset the read model recorded (or the beginning, for an empty read model,
+// which is how a wiped read model is rebuilt). If Redis fails, the same batch
+// is retried until it succeeds: events are never skipped.
+class Runner {
+ public:
+  Runner(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string offsets_key,
+         Applier& applier);
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  void start();
+  [[nodiscard]] const RunnerStats& stats() const { return stats_; }
+
+ private:
+  void loop();
+  void apply(const std::vector<kafka::Message>& batch);
+  std::map<kafka::TopicPartition, std::int64_t> start_offsets(
+      const std::vector<kafka::TopicPartition>& assigned);
+
+  kafka::ConsumerSettings settings_;
+  redis::Pool& pool_;
+  std::string offsets_key_;
+  Applier& applier_;
+  RunnerStats stats_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace petstore::projection
