@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "error/codes.h"
+#include "error/domain_error.h"
 #include "kafka/handles.h"
 #include "redis/connection.h"
 
@@ -29,6 +30,9 @@ ApiError error_from(const std::exception_ptr& failure) {
     std::rethrow_exception(failure);
   } catch (const ApiException& e) {
     return e.error();
+  } catch (const DomainError& e) {
+    static constexpr int kStatus[] = {400, 404, 409, 422};
+    return {kStatus[static_cast<int>(e.kind())], e.code(), e.what()};
   } catch (const redis::Unavailable& e) {
     spdlog::warn("redis unavailable: {}", e.what());
     return ApiError(503, codes::kStoreUnavailable, "the read model store is unavailable; retry later")

@@ -1,0 +1,71 @@
+#include "domain/decide.h"
+
+#include "domain/errors.h"
+#include "domain/status_machine.h"
+#include "domain/validation.h"
+
+namespace petstore::pets {
+namespace {
+
+void check_transition(PetStatus from, PetStatus to) {
+  if (from != to && !can_transition(from, to)) {
+    throw DomainError(DomainError::Kind::Conflict, codes::kIllegalTransition,
+                   "a pet cannot go from " + std::string(to_string(from)) + " to " +
+                       std::string(to_string(to)));
+  }
+}
+
+}  // namespace
+
+PetCreated decide_create_pet(std::int64_t id, const PetFields& fields) {
+  validate_name("name", fields.name);
+  return {id, fields.name, fields.category_id, fields.status.value_or(PetStatus::Available)};
+}
+
+std::optional<PetUpdated> decide_replace_pet(const Pet& current, const PetFields& fields) {
+  validate_name("name", fields.name);
+  const auto status = fields.status.value_or(current.status);
+  check_transition(current.status, status);
+  if (fields.name == current.name && fields.category_id == current.category_id &&
+      status == current.status) {
+    return std::nullopt;
+  }
+  return PetUpdated{current.id, fields.name, fields.category_id, status};
+}
+
+std::optional<PetStatusChanged> decide_change_status(const Pet& current, PetStatus to) {
+  check_transition(current.status, to);
+  if (to == current.status) {
+    return std::nullopt;
+  }
+  return PetStatusChanged{current.id, current.status, to};
+}
+
+PetDeleted decide_delete_pet(const Pet& current) { return PetDeleted{current.id}; }
+
+CategoryCreated decide_create_category(std::int64_t id, const CategoryFields& fields) {
+  validate_name("name", fields.name);
+  validate_description(fields.description);
+  return {id, fields.name, fields.description};
+}
+
+std::optional<CategoryUpdated> decide_replace_category(const Category& current,
+                                                       const CategoryFields& fields) {
+  validate_name("name", fields.name);
+  validate_description(fields.description);
+  if (fields.name == current.name && fields.description == current.description) {
+    return std::nullopt;
+  }
+  return CategoryUpdated{current.id, fields.name, fields.description};
+}
+
+CategoryDeleted decide_delete_category(const Category& current) {
+  if (current.pet_count > 0) {
+    throw DomainError(DomainError::Kind::Conflict, codes::kCategoryInUse,
+                   "category " + std::to_string(current.id) + " is still used by " +
+                       std::to_string(current.pet_count) + " pet(s)");
+  }
+  return CategoryDeleted{current.id};
+}
+
+}  // namespace petstore::pets

@@ -1,0 +1,72 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "domain/pet.h"
+
+namespace petstore::pets {
+
+// The facts the pets service records. Each is one CloudEvent; `data` is the
+// JSON encoding below, described by schemas/events/<type>.json.
+struct PetCreated {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t category_id = 0;
+  PetStatus status = PetStatus::Available;
+};
+struct PetUpdated {  // full state after the change
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t category_id = 0;
+  PetStatus status = PetStatus::Available;
+};
+struct PetStatusChanged {
+  std::int64_t id = 0;
+  PetStatus from = PetStatus::Available;
+  PetStatus to = PetStatus::Available;
+};
+struct PetDeleted {
+  std::int64_t id = 0;
+};
+struct CategoryCreated {
+  std::int64_t id = 0;
+  std::string name;
+  std::optional<std::string> description;
+};
+struct CategoryUpdated {
+  std::int64_t id = 0;
+  std::string name;
+  std::optional<std::string> description;
+};
+struct CategoryDeleted {
+  std::int64_t id = 0;
+};
+
+using Event = std::variant<PetCreated, PetUpdated, PetStatusChanged, PetDeleted, CategoryCreated,
+                           CategoryUpdated, CategoryDeleted>;
+
+namespace event_types {
+inline constexpr std::string_view kPetCreated = "io.petstore.pet.created";
+inline constexpr std::string_view kPetUpdated = "io.petstore.pet.updated";
+inline constexpr std::string_view kPetStatusChanged = "io.petstore.pet.status_changed";
+inline constexpr std::string_view kPetDeleted = "io.petstore.pet.deleted";
+inline constexpr std::string_view kCategoryCreated = "io.petstore.category.created";
+inline constexpr std::string_view kCategoryUpdated = "io.petstore.category.updated";
+inline constexpr std::string_view kCategoryDeleted = "io.petstore.category.deleted";
+}  // namespace event_types
+
+inline constexpr int kSchemaVersion = 1;
+
+std::string_view type_of(const Event& e);
+std::int64_t aggregate_of(const Event& e);
+bool is_category_event(const Event& e);
+std::string encode(const Event& e);
+// Throws std::invalid_argument for an unknown type or a payload that does not
+// match its schema.
+Event decode(std::string_view type, std::string_view data);
+
+}  // namespace petstore::pets

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "domain/events.h"
+#include "domain/pet.h"
+
+namespace petstore::pets {
+
+// The read model as a pure fold of the log: what Redis must equal after the
+// projection has applied the same events. Tests fold a topic with it and
+// compare; the projection's Lua script implements the same rules.
+struct Catalogue {
+  std::map<std::int64_t, Pet> pets;
+  std::map<std::int64_t, Category> categories;
+  // Last applied version per aggregate, kept after deletion so that a
+  // redelivered old event cannot bring a deleted aggregate back.
+  std::map<std::int64_t, std::int64_t> versions;
+};
+
+// Applies one event at `version`. An event whose version is not above the
+// aggregate's applied version is a duplicate and changes nothing; returns
+// whether it was applied.
+bool evolve(Catalogue& state, const Event& event, std::int64_t version, const std::string& time);
+
+}  // namespace petstore::pets

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace petstore::pets {
+
+enum class PetStatus { Available, Pending, Sold };
+
+std::string_view to_string(PetStatus s);
+std::optional<PetStatus> parse_status(std::string_view text);
+
+struct Pet {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t category_id = 0;
+  PetStatus status = PetStatus::Available;
+  std::int64_t version = 0;
+  std::string created_at;
+  std::string updated_at;
+
+  bool operator==(const Pet&) const = default;
+};
+
+struct Category {
+  std::int64_t id = 0;
+  std::string name;
+  std::optional<std::string> description;
+  std::int64_t version = 0;
+  std::int64_t pet_count = 0;
+
+  bool operator==(const Category&) const = default;
+};
+
+}  // namespace petstore::pets

@@ -1,0 +1,95 @@
+#include "domain/errors.h"
+#include "error/codes.h"
+#include "http/idempotent_create.h"
+#include "http/json_codec.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "http/routes.h"
+
+namespace petstore::pets {
+namespace {
+
+void send_pet(httplib::Response& res, int status, const Pet& pet) {
+  res.set_header("ETag", http::etag(pet.version));
+  http::send_json(res, status, to_json(pet));
+}
+
+Precondition if_match(const httplib::Request& req) {
+  return [&req](std::int64_t version) { http::check_if_match(req, version); };
+}
+
+Pet existing_pet(ReadModel& read, std::int64_t id) {
+  auto pet = read.pet(id);
+  if (!pet) {
+    throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
+                      "pet " + std::to_string(id) + " does not exist");
+  }
+  return *std::move(pet);
+}
+
+}  // namespace
+
+void add_pet_routes(http::Router& router, const RouteDeps& d) {
+  router.add("POST", "/pets", [d](const httplib::Request& req, httplib::Response& res) {
+    const auto fields = parse_pet(req, std::nullopt);
+    http::idempotent_create(req, res, d.idempotency, d.keys.idempotency("pets", ""), d.ids,
+                            [&](std::int64_t id, bool resumed) {
+                              const auto pet = d.pets.create(id, fields, resumed);
+                              return es::StoredResponse{201, to_json(pet), "/pets/" + std::to_string(pet.id),
+                                                        http::etag(pet.version)};
+                            });
+  });
+
+  router.add("GET", "/pets", [d](const httplib::Request& req, httplib::Response& res) {
+    const http::Query q(req, {"status", "categoryId", "limit", "cursor"});
+    PetFilter filter;
+    if (const auto s = q.text("status")) {
+      filter.status = parse_status(*s);
+      if (!filter.status) {
+        throw ApiException(ApiError(400, petstore::codes::kInvalidQuery,
+                                    "status must be one of available, pending, sold"));
+      }
+    }
+    filter.category_id = q.id("categoryId");
+    const auto page = d.read.pets(filter, http::page_request(q));
+    if (page.next_cursor) {
+      res.set_header("Link", http::next_link(req, *page.next_cursor));
+    }
+    http::send_json(res, 200, to_json(page.items));
+  });
+
+  router.add("GET", "/pets/{petId}", [d](const httplib::Request& req, httplib::Response& res) {
+    const auto id = http::path_id(req, 1, "petId");
+    // Deprecated (RFC 9745) with a sunset date (RFC 8594); the successor is
+    // the profile resource. The headers go on errors too, so every caller sees them.
+    res.set_header("Deprecation", kGetPetDeprecation);
+    res.set_header("Sunset", kGetPetSunset);
+    res.set_header("Link", "</pets/" + std::to_string(id) + "/profile>; rel=\"successor-version\"");
+    send_pet(res, 200, existing_pet(d.read, id));
+  });
+
+  router.add("GET", "/pets/{petId}/profile", [d](const httplib::Request& req, httplib::Response& res) {
+    const auto pet = existing_pet(d.read, http::path_id(req, 1, "petId"));
+    res.set_header("ETag", http::etag(pet.version));
+    http::send_json(res, 200, to_profile_json(pet));
+  });
+
+  router.add("PUT", "/pets/{petId}", [d](const httplib::Request& req, httplib::Response& res) {
+    const auto id = http::path_id(req, 1, "petId");
+    const auto fields = parse_pet(req, id);
+    send_pet(res, 200, d.pets.replace(id, fields, if_match(req)));
+  });
+
+  router.add("PUT", "/pets/{petId}/status", [d](const httplib::Request& req, httplib::Response& res) {
+    const auto id = http::path_id(req, 1, "petId");
+    const auto status = parse_status_change(req);
+    send_pet(res, 200, d.pets.change_status(id, status, if_match(req)));
+  });
+
+  router.add("DELETE", "/pets/{petId}", [d](const httplib::Request& req, httplib::Response& res) {
+    d.pets.remove(http::path_id(req, 1, "petId"), if_match(req));
+    res.status = 204;
+  });
+}
+
+}  // namespace petstore::pets

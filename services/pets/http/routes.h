@@ -1,0 +1,29 @@
+#pragma once
+
+#include "app/category_commands.h"
+#include "app/pet_commands.h"
+#include "es/idempotency.h"
+#include "http/router.h"
+#include "ids/id_generator.h"
+#include "projection/read_model.h"
+
+namespace petstore::pets {
+
+// What the routes need; main wires it.
+struct RouteDeps {
+  PetCommands& pets;
+  CategoryCommands& categories;
+  ReadModel& read;
+  es::IdempotencyStore& idempotency;
+  ids::IdGenerator& ids;
+  const PetKeys& keys;
+};
+
+// The deprecated GET /pets/{petId}: since when, until when (docs in README).
+inline constexpr const char* kGetPetDeprecation = "@1790812800";  // 2026-10-01T00:00:00Z
+inline constexpr const char* kGetPetSunset = "Thu, 01 Jul 2027 00:00:00 GMT";
+
+void add_pet_routes(http::Router& router, const RouteDeps& deps);
+void add_category_routes(http::Router& router, const RouteDeps& deps);
+
+}  // namespace petstore::pets

@@ -1,0 +1,135 @@
+-- Applies one pets-service event to the read model, atomically with the
+-- position that produced it. Called by the projection (with a position) and by
+-- the write path for its own just-acknowledged event (without one), which is
+-- how a 2xx guarantees read-your-writes. Per-aggregate versions make it
+-- idempotent: an event at or below the applied version changes nothing.
+--
+-- KEYS[1]  hash of applied positions ("<topic>:<partition>" -> offset)
+-- ARGV[1]  key base, e.g. "petstore:{pets}:"
+-- ARGV[2]  position field, or '' when the write path applies
+-- ARGV[3]  offset (ignored without a position)
+-- ARGV[4]  event type      ARGV[5] aggregate id   ARGV[6] version   ARGV[7] time
+-- ARGV[8]  name            ARGV[9] category id    ARGV[10] status
+-- ARGV[11] description     ARGV[12] '1' if a description is present
+-- ARGV[13] claim token to release on the category ('' for none)
+-- Returns 'applied', 'duplicate', or 'behind' (write path only: an earlier
+-- event of this aggregate is not applied yet, so the caller must wait).
+
+local base, field, offset = ARGV[1], ARGV[2], ARGV[3]
+local etype, id, version, time = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
+local name, cat, status = ARGV[8], ARGV[9], ARGV[10]
+local description, has_description, claim = ARGV[11], ARGV[12] == '1', ARGV[13]
+
+if field ~= '' then
+  local seen = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
+  if tonumber(offset) <= seen then
+    return 'duplicate'
+  end
+end
+
+local function record_position()
+  if field ~= '' then
+    redis.call('HSET', KEYS[1], field, offset)
+  end
+end
+
+local function release_claim(category)
+  if claim ~= '' then
+    redis.call('ZREM', base .. 'cat:' .. category .. ':claims', claim)
+  end
+end
+
+local is_category = string.sub(etype, 1, 21) == 'io.petstore.category.'
+local key = base .. (is_category and 'cat:' or 'pet:') .. id
+local current = tonumber(redis.call('HGET', key, 'version') or '0')
+if version <= current then
+  record_position()
+  release_claim(cat)
+  return 'duplicate'
+end
+if field == '' and version ~= current + 1 then
+  return 'behind'
+end
+
+local function indexes(pet, category, st)
+  return {base .. 'pets:all', base .. 'pets:s:' .. st, base .. 'pets:c:' .. category,
+          base .. 'pets:c:' .. category .. ':s:' .. st}
+end
+
+local function index_add(pet, category, st)
+  for _, k in ipairs(indexes(pet, category, st)) do
+    redis.call('ZADD', k, pet, pet)
+  end
+end
+
+local function index_remove(pet, category, st)
+  for _, k in ipairs(indexes(pet, category, st)) do
+    redis.call('ZREM', k, pet)
+  end
+end
+
+local function count_pet(category, delta)
+  local ckey = base .. 'cat:' .. category
+  if redis.call('HGET', ckey, 'deleted') == '0' then
+    redis.call('HINCRBY', ckey, 'petCount', delta)
+  end
+end
+
+if etype == 'io.petstore.pet.created' then
+  redis.call('HSET', key, 'name', name, 'categoryId', cat, 'status', status, 'version', version,
+             'createdAt', time, 'updatedAt', time, 'deleted', '0')
+  index_add(id, cat, status)
+  count_pet(cat, 1)
+elseif etype == 'io.petstore.pet.updated' then
+  local old = redis.call('HMGET', key, 'categoryId', 'status')
+  if old[1] then
+    index_remove(id, old[1], old[2])
+    if old[1] ~= cat then
+      count_pet(old[1], -1)
+      count_pet(cat, 1)
+    end
+  end
+  redis.call('HSET', key, 'name', name, 'categoryId', cat, 'status', status, 'version', version,
+             'updatedAt', time)
+  index_add(id, cat, status)
+elseif etype == 'io.petstore.pet.status_changed' then
+  local old = redis.call('HMGET', key, 'categoryId', 'status')
+  if old[1] then
+    index_remove(id, old[1], old[2])
+    index_add(id, old[1], status)
+  end
+  redis.call('HSET', key, 'status', status, 'version', version, 'updatedAt', time)
+elseif etype == 'io.petstore.pet.deleted' then
+  local old = redis.call('HMGET', key, 'categoryId', 'status')
+  if old[1] then
+    index_remove(id, old[1], old[2])
+    count_pet(old[1], -1)
+  end
+  -- A tombstone keeps the version so a redelivered older event cannot
+  -- bring the pet back.
+  redis.call('DEL', key)
+  redis.call('HSET', key, 'version', version, 'deleted', '1')
+elseif etype == 'io.petstore.category.created' then
+  redis.call('HSET', key, 'name', name, 'version', version, 'petCount', 0, 'deleted', '0')
+  if has_description then
+    redis.call('HSET', key, 'description', description)
+  end
+  redis.call('ZADD', base .. 'cats:all', id, id)
+elseif etype == 'io.petstore.category.updated' then
+  redis.call('HSET', key, 'name', name, 'version', version)
+  if has_description then
+    redis.call('HSET', key, 'description', description)
+  else
+    redis.call('HDEL', key, 'description')
+  end
+elseif etype == 'io.petstore.category.deleted' then
+  redis.call('ZREM', base .. 'cats:all', id)
+  redis.call('DEL', key, key .. ':claims')
+  redis.call('HSET', key, 'version', version, 'deleted', '1')
+else
+  return redis.error_reply('unknown event type ' .. etype)
+end
+
+record_position()
+release_claim(cat)
+return 'applied'

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "domain/pet.h"
+#include "es/key_space.h"
+
+namespace petstore::pets {
+
+// Every Redis key of the pets read model (docs/read-model.md has the layout).
+class PetKeys {
+ public:
+  explicit PetKeys(const std::string& prefix) : space_(prefix, "pets") {}
+
+  [[nodiscard]] const es::KeySpace& space() const { return space_; }
+  [[nodiscard]] const std::string& base() const { return space_.base(); }
+  [[nodiscard]] std::string offsets() const { return space_.offsets(); }
+
+  [[nodiscard]] std::string pet_prefix() const { return space_.key("pet:"); }
+  [[nodiscard]] std::string category_prefix() const { return space_.key("cat:"); }
+  [[nodiscard]] std::string pet(std::int64_t id) const { return pet_prefix() + std::to_string(id); }
+  [[nodiscard]] std::string category(std::int64_t id) const {
+    return category_prefix() + std::to_string(id);
+  }
+  [[nodiscard]] std::string claims(std::int64_t category_id) const {
+    return category(category_id) + ":claims";
+  }
+  [[nodiscard]] std::string pet_lock(std::int64_t id) const { return space_.key("lock:pet:" + std::to_string(id)); }
+  [[nodiscard]] std::string category_lock(std::int64_t id) const {
+    return space_.key("lock:cat:" + std::to_string(id));
+  }
+  [[nodiscard]] std::string idempotency(std::string_view scope, std::string_view key) const {
+    return space_.key("idem:" + std::string(scope) + ":" + std::string(key));
+  }
+
+  // Sorted sets of ids (score = id) used for filtered, cursor-paginated lists.
+  [[nodiscard]] std::string all_pets() const { return space_.key("pets:all"); }
+  [[nodiscard]] std::string pets_by_status(PetStatus s) const {
+    return space_.key("pets:s:" + std::string(to_string(s)));
+  }
+  [[nodiscard]] std::string pets_by_category(std::int64_t c) const {
+    return space_.key("pets:c:" + std::to_string(c));
+  }
+  [[nodiscard]] std::string pets_by_category_status(std::int64_t c, PetStatus s) const {
+    return pets_by_category(c) + ":s:" + std::string(to_string(s));
+  }
+  [[nodiscard]] std::string all_categories() const { return space_.key("cats:all"); }
+
+ private:
+  es::KeySpace space_;
+};
+
+}  // namespace petstore::pets

@@ -1,0 +1,123 @@
+#include "projection/read_model.h"
+
+#include "embedded/list.lua.h"
+
+namespace petstore::pets {
+namespace {
+
+std::string str(const redisReply& r) { return std::string(redis::as_string(r)); }
+
+bool is_nil(const redisReply& r) { return r.type == REDIS_REPLY_NIL; }
+
+// Field order shared by the single and list reads.
+const redis::Args kPetFields = {"name", "categoryId", "status", "version", "createdAt", "updatedAt", "deleted"};
+const redis::Args kCategoryFields = {"name", "description", "version", "petCount", "deleted"};
+
+std::optional<Pet> pet_from(std::int64_t id, redisReply* const* v) {
+  if (is_nil(*v[0]) || str(*v[6]) != "0") {
+    return std::nullopt;
+  }
+  Pet p;
+  p.id = id;
+  p.name = str(*v[0]);
+  p.category_id = redis::as_integer(*v[1]);
+  p.status = parse_status(redis::as_string(*v[2])).value_or(PetStatus::Available);
+  p.version = redis::as_integer(*v[3]);
+  p.created_at = str(*v[4]);
+  p.updated_at = str(*v[5]);
+  return p;
+}
+
+std::optional<Category> category_from(std::int64_t id, redisReply* const* v) {
+  if (is_nil(*v[0]) || str(*v[4]) != "0") {
+    return std::nullopt;
+  }
+  Category c;
+  c.id = id;
+  c.name = str(*v[0]);
+  if (!is_nil(*v[1])) {
+    c.description = str(*v[1]);
+  }
+  c.version = redis::as_integer(*v[2]);
+  c.pet_count = redis::as_integer(*v[3]);
+  return c;
+}
+
+redis::Args hmget(const std::string& key, const redis::Args& fields) {
+  redis::Args args{"HMGET", key};
+  args.insert(args.end(), fields.begin(), fields.end());
+  return args;
+}
+
+template <typename T, typename Make>
+Page<T> page_from(const redis::Reply& reply, size_t field_count, std::int64_t limit, Make make) {
+  const auto& r = redis::expect_ok(reply);
+  Page<T> page;
+  const size_t stride = field_count + 1;
+  for (size_t i = 0; i + stride <= r.elements; i += stride) {
+    const auto id = redis::as_integer(*r.element[i]);
+    if (static_cast<std::int64_t>(page.items.size()) == limit) {
+      page.next_cursor = page.items.empty() ? std::nullopt : std::optional(page.items.back().id);
+      break;
+    }
+    if (auto item = make(id, r.element + i + 1)) {
+      page.items.push_back(*std::move(item));
+    }
+  }
+  return page;
+}
+
+}  // namespace
+
+ReadModel::ReadModel(redis::Pool& pool, PetKeys keys) : pool_(pool), keys_(std::move(keys)), list_(kListLua) {}
+
+std::optional<Pet> ReadModel::pet(redis::Connection& conn, std::int64_t id) {
+  const auto reply = conn.command(hmget(keys_.pet(id), kPetFields));
+  return pet_from(id, redis::expect_ok(reply).element);
+}
+
+std::optional<Category> ReadModel::category(redis::Connection& conn, std::int64_t id) {
+  const auto reply = conn.command(hmget(keys_.category(id), kCategoryFields));
+  return category_from(id, redis::expect_ok(reply).element);
+}
+
+std::optional<Pet> ReadModel::pet(std::int64_t id) {
+  return pool_.run_idempotent([&](redis::Connection& c) { return pet(c, id); });
+}
+
+std::optional<Category> ReadModel::category(std::int64_t id) {
+  return pool_.run_idempotent([&](redis::Connection& c) { return category(c, id); });
+}
+
+Page<Pet> ReadModel::pets(const PetFilter& filter, const http::PageRequest& page) {
+  std::string index;
+  if (filter.status && filter.category_id) {
+    index = keys_.pets_by_category_status(*filter.category_id, *filter.status);
+  } else if (filter.status) {
+    index = keys_.pets_by_status(*filter.status);
+  } else if (filter.category_id) {
+    index = keys_.pets_by_category(*filter.category_id);
+  } else {
+    index = keys_.all_pets();
+  }
+  const auto after = std::to_string(page.after);
+  const auto fetch = std::to_string(page.limit + 1);
+  const auto prefix = keys_.pet_prefix();
+  redis::Args args{after, fetch, prefix};
+  args.insert(args.end(), kPetFields.begin(), kPetFields.end());
+  const auto reply = pool_.run_idempotent([&](redis::Connection& c) { return list_.run(c, {index}, args); });
+  return page_from<Pet>(reply, kPetFields.size(), page.limit, pet_from);
+}
+
+Page<Category> ReadModel::categories(const http::PageRequest& page) {
+  const auto after = std::to_string(page.after);
+  const auto fetch = std::to_string(page.limit + 1);
+  const auto prefix = keys_.category_prefix();
+  redis::Args args{after, fetch, prefix};
+  args.insert(args.end(), kCategoryFields.begin(), kCategoryFields.end());
+  const auto reply = pool_.run_idempotent(
+      [&](redis::Connection& c) { return list_.run(c, {keys_.all_categories()}, args); });
+  return page_from<Category>(reply, kCategoryFields.size(), page.limit, category_from);
+}
+
+}  // namespace petstore::pets

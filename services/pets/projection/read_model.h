@@ -1,0 +1,46 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "domain/pet.h"
+#include "http/request.h"
+#include "projection/keys.h"
+#include "redis/pool.h"
+#include "redis/script.h"
+
+namespace petstore::pets {
+
+template <typename T>
+struct Page {
+  std::vector<T> items;
+  std::optional<std::int64_t> next_cursor;
+};
+
+struct PetFilter {
+  std::optional<PetStatus> status;
+  std::optional<std::int64_t> category_id;
+};
+
+// Queries against the Redis read model; every read is one round trip.
+class ReadModel {
+ public:
+  ReadModel(redis::Pool& pool, PetKeys keys);
+
+  std::optional<Pet> pet(std::int64_t id);
+  std::optional<Category> category(std::int64_t id);
+  Page<Pet> pets(const PetFilter& filter, const http::PageRequest& page);
+  Page<Category> categories(const http::PageRequest& page);
+
+  // For the write path, on a connection it already holds.
+  std::optional<Pet> pet(redis::Connection& conn, std::int64_t id);
+  std::optional<Category> category(redis::Connection& conn, std::int64_t id);
+
+ private:
+  redis::Pool& pool_;
+  PetKeys keys_;
+  redis::Script list_;
+};
+
+}  // namespace petstore::pets

@@ -1,0 +1,49 @@
+#include "config/service_config.h"
+
+#include <unistd.h>
+
+#include <array>
+
+namespace petstore::config {
+
+ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service, int default_port) {
+  ServiceConfig c;
+  c.service = service;
+  std::array<char, 256> host{};
+  gethostname(host.data(), host.size() - 1);
+  c.instance = env.str("INSTANCE_ID", std::string(host.data()) + "-" + std::to_string(getpid()));
+  c.prefix = env.str("PETSTORE_PREFIX", "petstore");
+  c.log_level = env.str("LOG_LEVEL", "info");
+  c.http = http::ServerOptions::from_env(env, default_port);
+  c.redis.host = env.str("REDIS_HOST", "127.0.0.1");
+  c.redis.port = static_cast<int>(env.integer("REDIS_PORT", 6379, 1, 65535));
+  c.redis.command_timeout = env.millis("REDIS_TIMEOUT_MS", std::chrono::milliseconds(1000));
+  c.redis.connect_timeout = c.redis.command_timeout;
+  c.redis_pool_idle = static_cast<size_t>(env.integer("REDIS_POOL_IDLE", 64, 1, 4096));
+  c.kafka_brokers = env.str("KAFKA_BROKERS", "127.0.0.1:9092");
+  c.kafka_linger_ms = static_cast<int>(env.integer("KAFKA_LINGER_MS", c.kafka_linger_ms, 0, 1000));
+  c.kafka_delivery_timeout_ms = static_cast<int>(
+      env.integer("KAFKA_DELIVERY_TIMEOUT_MS", c.kafka_delivery_timeout_ms, 100, 300'000));
+  c.kafka_fetch_wait_max_ms =
+      static_cast<int>(env.integer("KAFKA_FETCH_WAIT_MAX_MS", c.kafka_fetch_wait_max_ms, 1, 10'000));
+  c.command_lease = env.millis("COMMAND_LEASE_MS", c.command_lease);
+  c.lock_wait = env.millis("LOCK_WAIT_MS", c.lock_wait);
+  c.catch_up_timeout = env.millis("CATCH_UP_TIMEOUT_MS", c.catch_up_timeout);
+  // A lease shorter than the longest append would let a live holder lose its
+  // lock while its event is still on the way to the log.
+  if (c.command_lease.count() < 2LL * c.kafka_delivery_timeout_ms) {
+    throw ConfigError("COMMAND_LEASE_MS must be at least twice KAFKA_DELIVERY_TIMEOUT_MS");
+  }
+  return c;
+}
+
+kafka::ProducerSettings ServiceConfig::producer() const {
+  kafka::ProducerSettings p;
+  p.bootstrap_servers = kafka_brokers;
+  p.client_id = service + "-" + instance;
+  p.linger_ms = kafka_linger_ms;
+  p.delivery_timeout_ms = kafka_delivery_timeout_ms;
+  return p;
+}
+
+}  // namespace petstore::config

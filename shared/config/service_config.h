@@ -1,0 +1,39 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "config/env.h"
+#include "http/server.h"
+#include "kafka/producer.h"
+#include "redis/connection.h"
+
+namespace petstore::config {
+
+// Settings every service reads from the environment (the README's
+// configuration table lists each variable with its default).
+struct ServiceConfig {
+  std::string service;        // pets, orders, inventory
+  std::string instance;       // this replica, for logs and Kafka client.id
+  std::string prefix;         // PETSTORE_PREFIX: Redis keys and consumer groups
+  std::string log_level;
+  http::ServerOptions http;
+  redis::Endpoint redis;
+  size_t redis_pool_idle = 64;
+  std::string kafka_brokers;
+  int kafka_linger_ms = 1;
+  int kafka_delivery_timeout_ms = 5000;
+  int kafka_fetch_wait_max_ms = 10;
+  std::chrono::milliseconds command_lease{10'000};
+  std::chrono::milliseconds lock_wait{3'000};
+  std::chrono::milliseconds catch_up_timeout{5'000};
+
+  static ServiceConfig from_env(const Env& env, const std::string& service, int default_port);
+
+  [[nodiscard]] kafka::ProducerSettings producer() const;
+  [[nodiscard]] std::string consumer_group(const std::string& purpose) const {
+    return prefix + "." + service + "." + purpose;
+  }
+};
+
+}  // namespace petstore::config
