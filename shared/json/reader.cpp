@@ -1,5 +1,7 @@
 #include "json/reader.h"
 
+#include <cmath>
+
 #include <rapidjson/error/en.h>
 
 #include "error/api_error.h"
@@ -79,7 +81,11 @@ std::optional<std::int64_t> ObjectReader::optional_int64(const char* name) {
   if (v == nullptr) {
     return std::nullopt;
   }
-  if (!v->IsNumber() || v->IsDouble()) {
+  // RapidJSON reads integer literals beyond uint64 as doubles; a whole number
+  // that large is an integer out of range, not a wrong type.
+  const bool huge_whole = v->IsDouble() && std::abs(v->GetDouble()) >= 9.2e18 &&
+                          std::floor(v->GetDouble()) == v->GetDouble();
+  if (!v->IsNumber() || (v->IsDouble() && !huge_whole)) {
     fail(codes::kInvalidType, std::string("field '") + name + "' must be an integer");
   }
   if (!v->IsInt64()) {

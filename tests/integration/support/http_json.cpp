@@ -1,0 +1,52 @@
+#include "support/http_json.h"
+
+#include <gtest/gtest.h>
+
+namespace petstore::testing {
+
+rapidjson::Document parse(const std::string& body) {
+  rapidjson::Document d;
+  d.Parse(body.c_str());
+  return d;
+}
+
+httplib::Result post_json(httplib::Client& c, const std::string& path, const std::string& body,
+                          const httplib::Headers& headers) {
+  return c.Post(path.c_str(), headers, body, "application/json");
+}
+
+httplib::Result put_json(httplib::Client& c, const std::string& path, const std::string& body,
+                         const httplib::Headers& headers) {
+  return c.Put(path.c_str(), headers, body, "application/json");
+}
+
+std::string error_code(const httplib::Result& r) {
+  if (!r) {
+    ADD_FAILURE() << "no response";
+    return "";
+  }
+  const auto d = parse(r->body);
+  if (!d.IsObject() || !d.HasMember("code") || !d["code"].IsString() || !d.HasMember("message") ||
+      !d["message"].IsString() || !d.HasMember("status") || !d["status"].IsInt() || d.MemberCount() != 3) {
+    ADD_FAILURE() << "not an Error object: " << r->body;
+    return "";
+  }
+  EXPECT_EQ(d["status"].GetInt(), r->status) << r->body;
+  EXPECT_EQ(r->get_header_value("Content-Type"), "application/json");
+  return d["code"].GetString();
+}
+
+std::int64_t id_of(const httplib::Result& r) {
+  if (!r) {
+    ADD_FAILURE() << "no response";
+    return 0;
+  }
+  const auto d = parse(r->body);
+  if (!d.IsObject() || !d.HasMember("id") || !d["id"].IsInt64()) {
+    ADD_FAILURE() << "no id in " << r->body;
+    return 0;
+  }
+  return d["id"].GetInt64();
+}
+
+}  // namespace petstore::testing

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <httplib.h>
+#include <rapidjson/document.h>
+
+namespace petstore::testing {
+
+rapidjson::Document parse(const std::string& body);
+
+httplib::Result post_json(httplib::Client& c, const std::string& path, const std::string& body,
+                          const httplib::Headers& headers = {});
+httplib::Result put_json(httplib::Client& c, const std::string& path, const std::string& body,
+                         const httplib::Headers& headers = {});
+
+// Asserts the body is exactly an Error {code, message, status} whose status
+// equals the HTTP status; returns its code.
+std::string error_code(const httplib::Result& r);
+
+std::int64_t id_of(const httplib::Result& r);
+
+}  // namespace petstore::testing

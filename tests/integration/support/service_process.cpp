@@ -1,0 +1,171 @@
+#include "support/service_process.h"
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "support/stack.h"
+
+extern char** environ;
+
+namespace petstore::testing {
+
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+ServiceProcess::ServiceProcess(std::string binary, std::map<std::string, std::string> env)
+    : binary_(std::move(binary)), env_(std::move(env)) {
+  port_ = free_port();
+  env_["HTTP_PORT"] = std::to_string(port_);
+  log_path_ = "/tmp/petstore-test-" + unique_name("svc") + ".log";
+  spawn();
+}
+
+ServiceProcess::~ServiceProcess() { stop(); }
+
+void ServiceProcess::spawn() {
+  std::map<std::string, std::string> merged;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv(*e);
+    const auto eq = kv.find('=');
+    merged[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  for (const auto& [k, v] : env_) {
+    merged[k] = v;
+  }
+  std::vector<std::string> strings;
+  for (const auto& [k, v] : merged) {
+    strings.push_back(k + "=" + v);
+  }
+  std::vector<char*> envp;
+  for (auto& s : strings) {
+    envp.push_back(s.data());
+  }
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  std::string bin = binary_;
+  std::vector<char*> argv = {bin.data(), nullptr};
+  const int rc = posix_spawn(&pid_, binary_.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    throw std::runtime_error("cannot start " + binary_);
+  }
+}
+
+void ServiceProcess::wait_healthy(std::chrono::milliseconds timeout) {
+  const auto give_up = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < give_up) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      throw std::runtime_error("service exited during start-up:\n" + log_tail());
+    }
+    httplib::Client c("127.0.0.1", port_);
+    c.set_connection_timeout(std::chrono::milliseconds(200));
+    if (const auto r = c.Get("/healthz"); r && r->status == 200) {
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  throw std::runtime_error("service not healthy in time:\n" + log_tail());
+}
+
+void ServiceProcess::stop() {
+  if (pid_ <= 0) {
+    return;
+  }
+  kill(pid_, SIGTERM);
+  for (int i = 0; i < 100; ++i) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  kill_hard();
+}
+
+void ServiceProcess::kill_hard() {
+  if (pid_ <= 0) {
+    return;
+  }
+  kill(pid_, SIGKILL);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
+void ServiceProcess::restart() {
+  stop();
+  spawn();
+  wait_healthy();
+}
+
+std::unique_ptr<httplib::Client> ServiceProcess::client() const {
+  auto c = std::make_unique<httplib::Client>("127.0.0.1", port_);
+  c->set_read_timeout(std::chrono::seconds(15));
+  return c;
+}
+
+std::string ServiceProcess::log_tail() const {
+  std::ifstream in(log_path_);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const auto all = ss.str();
+  return all.size() > 4000 ? all.substr(all.size() - 4000) : all;
+}
+
+PetsDeployment::PetsDeployment(int replicas, std::map<std::string, std::string> extra_env)
+    : prefix_(unique_name("t")),
+      pets_topic_(prefix_ + ".pets"),
+      categories_topic_(prefix_ + ".categories") {
+  create_topic(pets_topic_, 6);
+  create_topic(categories_topic_, 3);
+  const auto& s = Stack::get();
+  std::map<std::string, std::string> env = {
+      {"PETSTORE_PREFIX", prefix_},
+      {"KAFKA_BROKERS", s.kafka_brokers},
+      {"KAFKA_TOPIC_PETS", pets_topic_},
+      {"KAFKA_TOPIC_CATEGORIES", categories_topic_},
+      {"REDIS_HOST", s.redis_host},
+      {"REDIS_PORT", std::to_string(s.redis_port)},
+      {"HTTP_THREADS", "32"},
+      {"LOG_LEVEL", "info"},
+  };
+  for (const auto& [k, v] : extra_env) {
+    env[k] = v;
+  }
+  for (int i = 0; i < replicas; ++i) {
+    env["INSTANCE_ID"] = "replica" + std::to_string(i);
+    replicas_.push_back(std::make_unique<ServiceProcess>(PETS_BINARY, env));
+  }
+  for (auto& r : replicas_) {
+    r->wait_healthy();
+  }
+}
+
+}  // namespace petstore::testing

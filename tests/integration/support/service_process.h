@@ -1,0 +1,67 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <httplib.h>
+
+namespace petstore::testing {
+
+// A service binary running as a child process on a free loopback port, with
+// the environment a test gives it. Stopped (SIGTERM, then SIGKILL) on
+// destruction; its log goes to a file named in failure messages.
+class ServiceProcess {
+ public:
+  ServiceProcess(std::string binary, std::map<std::string, std::string> env);
+  ~ServiceProcess();
+  ServiceProcess(const ServiceProcess&) = delete;
+  ServiceProcess& operator=(const ServiceProcess&) = delete;
+
+  // Waits until GET /healthz answers 200; throws with the log tail if not.
+  void wait_healthy(std::chrono::milliseconds timeout = std::chrono::seconds(20));
+  void stop();
+  void kill_hard();  // SIGKILL: a crash, no cleanup
+  void restart();
+
+  [[nodiscard]] int port() const { return port_; }
+  [[nodiscard]] std::unique_ptr<httplib::Client> client() const;
+  [[nodiscard]] std::string log_tail() const;
+
+ private:
+  void spawn();
+
+  std::string binary_;
+  std::map<std::string, std::string> env_;
+  int port_ = 0;
+  pid_t pid_ = -1;
+  std::string log_path_;
+};
+
+int free_port();
+
+// A deployment of the pets service for one test: its own topics, Redis
+// prefix and consumer group, and `replicas` processes sharing them.
+class PetsDeployment {
+ public:
+  explicit PetsDeployment(int replicas, std::map<std::string, std::string> extra_env = {});
+
+  [[nodiscard]] ServiceProcess& replica(size_t i) { return *replicas_.at(i); }
+  [[nodiscard]] size_t size() const { return replicas_.size(); }
+  [[nodiscard]] const std::string& prefix() const { return prefix_; }
+  [[nodiscard]] const std::string& pets_topic() const { return pets_topic_; }
+  [[nodiscard]] const std::string& categories_topic() const { return categories_topic_; }
+  [[nodiscard]] std::string redis_key_base() const { return prefix_ + ":{pets}:"; }
+
+ private:
+  std::string prefix_;
+  std::string pets_topic_;
+  std::string categories_topic_;
+  std::vector<std::unique_ptr<ServiceProcess>> replicas_;
+};
+
+}  // namespace petstore::testing

@@ -1,0 +1,147 @@
+#include "support/stack.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "redis/connection.h"
+
+namespace petstore::testing {
+namespace {
+
+std::string required(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') {
+    throw std::runtime_error(std::string(name) +
+                             " is not set: run integration tests through scripts/test, which starts the broker and Redis");
+  }
+  return v;
+}
+
+void control(const std::string& path, const std::string& body) {
+  const auto& s = Stack::get();
+  httplib::Client c(s.control_host, s.control_port);
+  const auto r = c.Post(path.c_str(), body, "application/json");
+  if (!r || r->status != 204) {
+    throw std::runtime_error("mock broker control " + path + " failed: " + (r ? r->body : "no answer"));
+  }
+}
+
+}  // namespace
+
+const Stack& Stack::get() {
+  static const Stack stack = [] {
+    Stack s;
+    s.kafka_brokers = required("PETSTORE_TEST_KAFKA_BROKERS");
+    s.redis_port = std::stoi(required("PETSTORE_TEST_REDIS_PORT"));
+    s.control_port = std::stoi(required("PETSTORE_TEST_MOCK_CONTROL_PORT"));
+    return s;
+  }();
+  return stack;
+}
+
+std::string unique_name(const std::string& stem) {
+  static std::atomic<int> counter{0};
+  const auto now = std::chrono::system_clock::now().time_since_epoch().count();
+  return stem + "-" + std::to_string(getpid()) + "-" + std::to_string(now % 1'000'000'000) + "-" +
+         std::to_string(++counter);
+}
+
+void create_topic(const std::string& name, int partitions) {
+  control("/topics", R"({"name":")" + name + R"(","partitions":)" + std::to_string(partitions) + "}");
+}
+
+void broker_down(int broker) { control("/brokers/" + std::to_string(broker) + "/down", ""); }
+void broker_up(int broker) { control("/brokers/" + std::to_string(broker) + "/up", ""); }
+
+void move_leader(const std::string& topic, int partition, int broker) {
+  control("/leader", R"({"topic":")" + topic + R"(","partition":)" + std::to_string(partition) +
+                         R"(,"broker":)" + std::to_string(broker) + "}");
+}
+
+std::vector<kafka::Message> read_topic(const std::string& topic) {
+  auto conf = kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers},
+                                {"group.id", unique_name("reader")},
+                                {"enable.partition.eof", "true"},
+                                {"enable.auto.commit", "false"}});
+  std::array<char, 512> err{};
+  kafka::HandlePtr rk(rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), err.data(), err.size()));
+  if (!rk) {
+    throw std::runtime_error(err.data());
+  }
+  static_cast<void>(conf.release());
+  const auto partitions = kafka::partition_count(rk.get(), topic, 5000);
+  const kafka::PartitionListPtr list(rd_kafka_topic_partition_list_new(partitions));
+  for (int p = 0; p < partitions; ++p) {
+    rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+  }
+  rd_kafka_assign(rk.get(), list.get());
+  std::vector<kafka::Message> out;
+  int at_end = 0;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (at_end < partitions && std::chrono::steady_clock::now() < give_up) {
+    const kafka::MessagePtr m(rd_kafka_consumer_poll(rk.get(), 200));
+    if (!m) {
+      continue;
+    }
+    if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+      ++at_end;
+      continue;
+    }
+    if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      continue;
+    }
+    kafka::Message msg;
+    msg.topic = topic;
+    msg.partition = m->partition;
+    msg.offset = m->offset;
+    msg.key.assign(static_cast<const char*>(m->key), m->key_len);
+    msg.value.assign(static_cast<const char*>(m->payload), m->len);
+    rd_kafka_headers_t* hdrs = nullptr;
+    if (rd_kafka_message_headers(m.get(), &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      const char* name = nullptr;
+      const void* value = nullptr;
+      size_t size = 0;
+      for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
+        msg.headers.push_back({name, std::string(static_cast<const char*>(value), size)});
+      }
+    }
+    out.push_back(std::move(msg));
+  }
+  if (at_end < partitions) {
+    throw std::runtime_error("could not read topic " + topic + " to its end");
+  }
+  rd_kafka_consumer_close(rk.get());
+  return out;
+}
+
+std::vector<std::string> redis_command(const std::vector<std::string>& args) {
+  const auto& s = Stack::get();
+  redis::Connection conn(redis::Endpoint{s.redis_host, s.redis_port, std::chrono::milliseconds(1000),
+                                         std::chrono::milliseconds(5000)});
+  const auto reply = conn.command(redis::Args(args.begin(), args.end()));
+  const auto& r = redis::expect_ok(reply);
+  std::vector<std::string> out;
+  if (r.type == REDIS_REPLY_ARRAY) {
+    for (size_t i = 0; i < r.elements; ++i) {
+      out.emplace_back(redis::as_string(*r.element[i]));
+    }
+  } else if (r.type == REDIS_REPLY_INTEGER) {
+    out.push_back(std::to_string(r.integer));
+  } else if (r.type != REDIS_REPLY_NIL) {
+    out.emplace_back(redis::as_string(r));
+  }
+  return out;
+}
+
+void redis_wipe(const std::string& prefix) {
+  redis_command({"EVAL",
+                 "local n = 0 for _, k in ipairs(redis.call('KEYS', ARGV[1] .. '*')) do "
+                 "redis.call('DEL', k) n = n + 1 end return n",
+                 "0", prefix});
+}
+
+}  // namespace petstore::testing

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <httplib.h>
+
+#include "kafka/consumer.h"
+
+namespace petstore::testing {
+
+// The one broker and one Redis that scripts/test starts for the whole run,
+// found through the environment it exports.
+struct Stack {
+  std::string kafka_brokers;   // PETSTORE_TEST_KAFKA_BROKERS
+  std::string redis_host = "127.0.0.1";
+  int redis_port = 0;          // PETSTORE_TEST_REDIS_PORT
+  std::string control_host = "127.0.0.1";
+  int control_port = 0;        // PETSTORE_TEST_MOCK_CONTROL_PORT
+
+  static const Stack& get();
+};
+
+// A name no other test (or earlier run) uses: tests get their own topics,
+// Redis prefixes and consumer groups.
+std::string unique_name(const std::string& stem);
+
+// Control API of the mock broker (tools/kafka-mock-broker).
+void create_topic(const std::string& name, int partitions);
+void broker_down(int broker);
+void broker_up(int broker);
+void move_leader(const std::string& topic, int partition, int broker);
+
+// Every record of a topic, all partitions, from the beginning to the end.
+std::vector<kafka::Message> read_topic(const std::string& topic);
+
+// One Redis command against the test Redis, returning a flat string result.
+std::vector<std::string> redis_command(const std::vector<std::string>& args);
+// Deletes every key starting with `prefix`.
+void redis_wipe(const std::string& prefix);
+
+}  // namespace petstore::testing

@@ -1,0 +1,59 @@
+#include "events/envelope.h"
+
+#include <regex>
+
+#include <gtest/gtest.h>
+
+namespace petstore::events {
+namespace {
+
+kafka::Message as_message(const kafka::Record& r) {
+  kafka::Message m;
+  m.topic = r.topic;
+  m.key = r.key;
+  m.value = r.value;
+  m.headers = r.headers;
+  return m;
+}
+
+TEST(Envelope, RoundTripsThroughKafkaHeaders) {
+  Envelope e{new_event_id(), "io.petstore.pet.created", "/petstore/pets", 42, 3, "2026-11-22T01:02:03.004Z", 1, R"({"id":42})"};
+  const auto record = to_record("t", e);
+  EXPECT_EQ(record.key, "42");
+  EXPECT_EQ(*as_message(record).header("ce_sequence"), "0000000000000000003");
+  EXPECT_EQ(*as_message(record).header("ce_specversion"), "1.0");
+  const auto back = from_message(as_message(record));
+  EXPECT_EQ(back.id, e.id);
+  EXPECT_EQ(back.type, e.type);
+  EXPECT_EQ(back.aggregate_id, 42);
+  EXPECT_EQ(back.version, 3);
+  EXPECT_EQ(back.data, e.data);
+}
+
+TEST(Envelope, RefusesRecordsThatAreNotOurEvents) {
+  kafka::Message plain;
+  plain.value = "hello";
+  EXPECT_THROW(from_message(plain), std::invalid_argument);
+  Envelope e{new_event_id(), "t", "/s", 1, 0, "now", 1, "{}"};
+  EXPECT_THROW(from_message(as_message(to_record("t", e))), std::invalid_argument);  // version 0
+}
+
+TEST(Envelope, SequenceOrdersLexicographically) {
+  EXPECT_LT(format_sequence(9), format_sequence(10));
+  EXPECT_EQ(parse_sequence(format_sequence(1234567)), 1234567);
+}
+
+TEST(Envelope, EventIdsAreUuidV4AndDistinct) {
+  const std::regex v4("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
+  const auto a = new_event_id();
+  EXPECT_TRUE(std::regex_match(a, v4)) << a;
+  EXPECT_NE(a, new_event_id());
+}
+
+TEST(Envelope, TimeIsRfc3339Utc) {
+  const auto t = std::chrono::system_clock::time_point(std::chrono::milliseconds(1'790'812'800'123));
+  EXPECT_EQ(format_time(t), "2026-10-01T00:00:00.123Z");
+}
+
+}  // namespace
+}  // namespace petstore::events

@@ -1,0 +1,82 @@
+#include "http/request.h"
+
+#include <gtest/gtest.h>
+
+#include "error/api_error.h"
+#include "http/router.h"
+
+namespace petstore::http {
+namespace {
+
+httplib::Request with_header(const std::string& name, const std::string& value) {
+  httplib::Request req;
+  req.headers.emplace(name, value);
+  return req;
+}
+
+int status_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ApiException& e) {
+    return e.error().status;
+  }
+  return 0;
+}
+
+TEST(IfMatch, StrongComparisonOfEntityTags) {
+  EXPECT_EQ(status_of([] { check_if_match(httplib::Request{}, 3); }), 0);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"3\""), 3); }), 0);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "*"), 3); }), 0);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"1\", \"3\""), 3); }), 0);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"2\""), 3); }), 412);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "W/\"3\""), 3); }), 412);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "3"), 3); }), 400);
+}
+
+TEST(Query, UnknownRepeatedAndBadValues) {
+  httplib::Request req;
+  req.params.emplace("limit", "0");
+  EXPECT_EQ(status_of([&] { page_request(Query(req, {"limit"})); }), 400);
+  req.params = {{"limit", "100"}};
+  EXPECT_EQ(page_request(Query(req, {"limit"})).limit, 100);
+  req.params = {{"limit", "101"}};
+  EXPECT_EQ(status_of([&] { page_request(Query(req, {"limit"})); }), 400);
+  req.params = {{"staus", "sold"}};
+  EXPECT_EQ(status_of([&] { Query(req, {"status"}); }), 400);
+  req.params = {{"status", "a"}, {"status", "b"}};
+  EXPECT_EQ(status_of([&] { Query(req, {"status"}); }), 400);
+  req.params = {{"cursor", "-5"}};
+  EXPECT_EQ(status_of([&] { page_request(Query(req, {"cursor"})); }), 400);
+}
+
+TEST(NextLink, KeepsFiltersAndReplacesTheCursor) {
+  httplib::Request req;
+  req.path = "/pets";
+  req.params = {{"status", "sold"}, {"cursor", "5"}, {"limit", "2"}};
+  const auto link = next_link(req, 9);
+  EXPECT_NE(link.find("status=sold"), std::string::npos);
+  EXPECT_NE(link.find("limit=2"), std::string::npos);
+  EXPECT_NE(link.find("cursor=9>"), std::string::npos);
+  EXPECT_EQ(link.find("cursor=5"), std::string::npos);
+  EXPECT_NE(link.find("rel=\"next\""), std::string::npos);
+}
+
+TEST(IdempotencyKey, VisibleAsciiUpTo255) {
+  EXPECT_EQ(idempotency_key(with_header("Idempotency-Key", "abc-123")), "abc-123");
+  EXPECT_FALSE(idempotency_key(httplib::Request{}).has_value());
+  EXPECT_EQ(status_of([] { idempotency_key(with_header("Idempotency-Key", std::string(256, 'k'))); }), 400);
+  EXPECT_EQ(status_of([] { idempotency_key(with_header("Idempotency-Key", "a b")); }), 400);
+}
+
+TEST(Router, TemplatesBecomeAnchoredPatterns) {
+  EXPECT_EQ(template_to_regex("/pets/{petId}/status"), "^/pets/([^/]+)/status$");
+  Router r;
+  r.add("GET", "/pets/{petId}", {});
+  r.add("DELETE", "/pets/{petId}", {});
+  r.add("GET", "/pets", {});
+  EXPECT_EQ(r.allowed_methods("/pets/12"), "GET, DELETE");
+  EXPECT_EQ(r.allowed_methods("/pets/12/x"), "");
+}
+
+}  // namespace
+}  // namespace petstore::http
