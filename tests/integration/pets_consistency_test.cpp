@@ -1,0 +1,189 @@
+// Two or more pets replicas sharing one broker and Redis, receiving
+// conflicting commands at the same moment (docs/consistency.md).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "support/http_json.h"
+#include "support/log_fold.h"
+#include "support/service_process.h"
+#include "support/stack.h"
+
+namespace petstore::testing {
+namespace {
+
+struct Ack {
+  std::int64_t pet;
+  std::int64_t version;
+};
+
+// Fires `threads` x `per_thread` conflicting writes at the pets, spreading
+// them over the replicas, and returns every acknowledged (2xx) write.
+std::vector<Ack> conflicting_writes(PetsDeployment& d, const std::vector<std::int64_t>& pets,
+                                    std::int64_t category, int threads, int per_thread,
+                                    std::atomic<int>* failures = nullptr) {
+  std::mutex mu;
+  std::vector<Ack> acks;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      std::mt19937 rng(static_cast<unsigned>(t));
+      for (int i = 0; i < per_thread; ++i) {
+        auto& replica = d.replica(static_cast<size_t>(t + i) % d.size());
+        auto http = replica.client();
+        const auto pet = pets[rng() % pets.size()];
+        const auto path = "/pets/" + std::to_string(pet);
+        httplib::Result r = [&] {
+          switch (rng() % 3) {
+            case 0:
+              return put_json(*http, path, R"({"name":"n)" + std::to_string(t) + "-" + std::to_string(i) +
+                                               R"(","categoryId":)" + std::to_string(category) + "}");
+            case 1:
+              return put_json(*http, path + "/status", rng() % 2 ? R"({"status":"pending"})" : R"({"status":"available"})");
+            default: {
+              // Optimistic concurrency: read, then write only if unchanged.
+              const auto current = http->Get((path + "/profile").c_str());
+              const auto etag = current ? current->get_header_value("ETag") : "\"0\"";
+              return put_json(*http, path, R"({"name":"m)" + std::to_string(t) + "-" + std::to_string(i) +
+                                               R"(","categoryId":)" + std::to_string(category) + "}",
+                              {{"If-Match", etag}});
+            }
+          }
+        }();
+        if (r && r->status == 200) {
+          const auto etag = r->get_header_value("ETag");
+          const std::lock_guard lock(mu);
+          acks.push_back({pet, std::stoll(etag.substr(1, etag.size() - 2))});
+        } else if (failures != nullptr && (!r || r->status >= 500)) {
+          ++*failures;
+        } else if (r) {
+          EXPECT_TRUE(r->status == 412 || r->status == 409) << r->status << " " << r->body;
+        }
+      }
+    });
+  }
+  for (auto& w : workers) {
+    w.join();
+  }
+  return acks;
+}
+
+// Asserts Redis, read through the API of every replica, equals the fold.
+void expect_read_model_equals_fold(PetsDeployment& d, const FoldedLog& log) {
+  for (size_t i = 0; i < d.size(); ++i) {
+    auto http = d.replica(i).client();
+    for (const auto& [id, pet] : log.state.pets) {
+      const auto r = http->Get(("/pets/" + std::to_string(id) + "/profile").c_str());
+      ASSERT_TRUE(r);
+      ASSERT_EQ(r->status, 200) << r->body;
+      const auto body = parse(r->body);
+      EXPECT_EQ(body["name"].GetString(), pet.name);
+      EXPECT_EQ(body["categoryId"].GetInt64(), pet.category_id);
+      EXPECT_EQ(body["status"].GetString(), std::string(pets::to_string(pet.status)));
+      EXPECT_EQ(body["version"].GetInt64(), pet.version);
+    }
+    for (const auto& [id, versions] : log.versions) {
+      if (!log.state.pets.contains(id) && !log.state.categories.contains(id)) {
+        const auto r = http->Get(("/pets/" + std::to_string(id) + "/profile").c_str());
+        EXPECT_EQ(r->status, 404) << "deleted aggregate " << id << " is still readable";
+      }
+    }
+  }
+  for (const auto& [id, category] : log.state.categories) {
+    const auto count = redis_command({"HGET", d.redis_key_base() + "cat:" + std::to_string(id), "petCount"});
+    ASSERT_EQ(count.size(), 1U);
+    EXPECT_EQ(std::stoll(count[0]), category.pet_count) << "category " << id;
+  }
+}
+
+class PetsConsistency : public ::testing::Test {};
+
+TEST_F(PetsConsistency, ConflictingUpdatesOnTwoReplicasKeepEveryHistoryValid) {
+  PetsDeployment d(2);
+  auto http = d.replica(0).client();
+  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
+  std::vector<std::int64_t> pets;
+  for (int i = 0; i < 3; ++i) {
+    pets.push_back(id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}")));
+  }
+
+  const auto acks = conflicting_writes(d, pets, category, 8, 25);
+  ASSERT_GT(acks.size(), 100U);
+
+  const auto log = fold_topics({d.categories_topic(), d.pets_topic()});
+  EXPECT_TRUE(log.violations.empty()) << log.violations.front();
+  for (const auto& ack : acks) {
+    const auto& versions = log.versions.at(ack.pet);
+    EXPECT_NE(std::find(versions.begin(), versions.end(), ack.version), versions.end())
+        << "acknowledged version " << ack.version << " of pet " << ack.pet << " is not in the log";
+  }
+  expect_read_model_equals_fold(d, log);
+}
+
+TEST_F(PetsConsistency, StaleLockOfADeadHolderIsTakenOverAndALiveOneIsRespected) {
+  PetsDeployment d(1, {{"LOCK_WAIT_MS", "400"}});
+  auto http = d.replica(0).client();
+  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
+  const auto pet = id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}"));
+  const auto lock = d.redis_key_base() + "lock:pet:" + std::to_string(pet);
+
+  // A holder that died: its lease ended long ago.
+  redis_command({"SET", lock, "dead-holder|1"});
+  auto r = put_json(*http, "/pets/" + std::to_string(pet) + "/status", R"({"status":"pending"})");
+  EXPECT_EQ(r->status, 200) << r->body;
+
+  // A live holder: its lease runs for another minute.
+  redis_command({"EVAL", "local t = redis.call('TIME') return redis.call('SET', KEYS[1], 'live|' .. (t[1] * 1000 + 60000))", "1", lock});
+  r = put_json(*http, "/pets/" + std::to_string(pet) + "/status", R"({"status":"sold"})");
+  EXPECT_EQ(r->status, 409);
+  EXPECT_EQ(error_code(r), "concurrent_update");
+  EXPECT_FALSE(r->get_header_value("Retry-After").empty());
+  redis_command({"DEL", lock});
+}
+
+TEST_F(PetsConsistency, AReplicaKilledMidStreamLeavesTheLogValidAndTheReadModelConverges) {
+  PetsDeployment d(2, {{"KAFKA_DELIVERY_TIMEOUT_MS", "1500"}, {"COMMAND_LEASE_MS", "3000"}});
+  auto http = d.replica(1).client();
+  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
+  std::vector<std::int64_t> pets;
+  for (int i = 0; i < 3; ++i) {
+    pets.push_back(id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}")));
+  }
+  std::atomic<int> failures{0};
+  std::thread killer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    d.replica(0).kill_hard();
+  });
+  const auto acks = conflicting_writes(d, pets, category, 6, 30, &failures);
+  killer.join();
+  EXPECT_GT(failures.load(), 0) << "the kill should have cost some requests";
+
+  // The survivor takes over the dead replica's partitions and locks; give the
+  // group time to rebalance, then the read model must equal the log.
+  FoldedLog log;
+  for (int attempt = 0; attempt < 40; ++attempt) {
+    log = fold_topics({d.categories_topic(), d.pets_topic()});
+    bool converged = true;
+    for (const auto& [id, pet] : log.state.pets) {
+      const auto r = http->Get(("/pets/" + std::to_string(id) + "/profile").c_str());
+      converged = converged && r && r->status == 200 && parse(r->body)["version"].GetInt64() == pet.version;
+    }
+    if (converged) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  EXPECT_TRUE(log.violations.empty()) << log.violations.front();
+  for (const auto& ack : acks) {
+    const auto& versions = log.versions.at(ack.pet);
+    EXPECT_NE(std::find(versions.begin(), versions.end(), ack.version), versions.end());
+  }
+  d.replica(0).restart();
+  expect_read_model_equals_fold(d, log);
+}
+
+}  // namespace
+}  // namespace petstore::testing
