@@ -30,12 +30,13 @@ PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
   const RouteDeps deps{pet_commands_, category_commands_, read_, idempotency_, ids_, keys_};
   add_pet_routes(router_, deps);
   add_category_routes(router_, deps);
-  http::add_health_route(
-      router_, {{"redis",
-                 [this] {
-                   return pool_.run([](redis::Connection& c) { return !redis::is_error(*c.command({"PING"})); });
-                 }},
-                {"kafka", [this] { return producer_.reachable(1000); }}});
+  http::add_health_route(router_, {{"redis",
+                                    [this] {
+                                      return pool_.run([](redis::Connection& c) {
+                                        return !redis::is_error(*c.command({"PING"}));
+                                      });
+                                    }},
+                                   {"kafka", [this] { return producer_.reachable(1000); }}});
 }
 
 void PetsService::start() {
@@ -43,11 +44,12 @@ void PetsService::start() {
   producer_.partitions(topics_.pets);
   producer_.partitions(topics_.categories);
   ids_.set_worker(lease_.start([this](std::int64_t worker) { ids_.set_worker(worker); }));
-  runner_ = std::make_unique<projection::Runner>(
-      kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group("projection"),
-                              "pets-projection-" + cfg_.instance, {topics_.pets, topics_.categories},
-                              cfg_.kafka_fetch_wait_max_ms},
-      pool_, keys_.offsets(), projection_);
+  runner_ = std::make_unique<projection::Runner>(kafka::ConsumerSettings{cfg_.kafka_brokers,
+                                                                         cfg_.consumer_group("projection"),
+                                                                         "pets-projection-" + cfg_.instance,
+                                                                         {topics_.pets, topics_.categories},
+                                                                         cfg_.kafka_fetch_wait_max_ms},
+                                                 pool_, keys_.offsets(), projection_);
   runner_->start();
 }
 

@@ -1,7 +1,7 @@
 #include "config/env.h"
 
-#include <charconv>
 #include <unistd.h>
+#include <charconv>
 
 namespace petstore::config {
 
@@ -44,14 +44,13 @@ std::int64_t Env::integer(const std::string& name, std::int64_t fallback, std::i
     throw ConfigError(name + " must be an integer, got '" + *raw + "'");
   }
   if (value < min || value > max) {
-    throw ConfigError(name + " must be between " + std::to_string(min) + " and " +
-                      std::to_string(max) + ", got " + *raw);
+    throw ConfigError(name + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                      ", got " + *raw);
   }
   return value;
 }
 
-std::chrono::milliseconds Env::millis(const std::string& name,
-                                      std::chrono::milliseconds fallback) const {
+std::chrono::milliseconds Env::millis(const std::string& name, std::chrono::milliseconds fallback) const {
   return std::chrono::milliseconds(integer(name, fallback.count(), 0, 86'400'000));
 }
 

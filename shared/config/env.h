@@ -24,8 +24,8 @@ class Env {
   static Env from_process();
 
   [[nodiscard]] std::string str(const std::string& name, const std::string& fallback) const;
-  [[nodiscard]] std::int64_t integer(const std::string& name, std::int64_t fallback,
-                                     std::int64_t min, std::int64_t max) const;
+  [[nodiscard]] std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t min,
+                                     std::int64_t max) const;
   [[nodiscard]] std::chrono::milliseconds millis(const std::string& name,
                                                  std::chrono::milliseconds fallback) const;
   [[nodiscard]] bool flag(const std::string& name, bool fallback) const;

@@ -22,8 +22,8 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.redis_pool_idle = static_cast<size_t>(env.integer("REDIS_POOL_IDLE", 64, 1, 4096));
   c.kafka_brokers = env.str("KAFKA_BROKERS", "127.0.0.1:9092");
   c.kafka_linger_ms = static_cast<int>(env.integer("KAFKA_LINGER_MS", c.kafka_linger_ms, 0, 1000));
-  c.kafka_delivery_timeout_ms = static_cast<int>(
-      env.integer("KAFKA_DELIVERY_TIMEOUT_MS", c.kafka_delivery_timeout_ms, 100, 300'000));
+  c.kafka_delivery_timeout_ms =
+      static_cast<int>(env.integer("KAFKA_DELIVERY_TIMEOUT_MS", c.kafka_delivery_timeout_ms, 100, 300'000));
   c.kafka_fetch_wait_max_ms =
       static_cast<int>(env.integer("KAFKA_FETCH_WAIT_MAX_MS", c.kafka_fetch_wait_max_ms, 1, 10'000));
   c.command_lease = env.millis("COMMAND_LEASE_MS", c.command_lease);

@@ -13,9 +13,9 @@ namespace petstore::config {
 // Settings every service reads from the environment (the README's
 // configuration table lists each variable with its default).
 struct ServiceConfig {
-  std::string service;        // pets, orders, inventory
-  std::string instance;       // this replica, for logs and Kafka client.id
-  std::string prefix;         // PETSTORE_PREFIX: Redis keys and consumer groups
+  std::string service;   // pets, orders, inventory
+  std::string instance;  // this replica, for logs and Kafka client.id
+  std::string prefix;    // PETSTORE_PREFIX: Redis keys and consumer groups
   std::string log_level;
   http::ServerOptions http;
   redis::Endpoint redis;

@@ -47,9 +47,9 @@ void CatchUp::wait_applied(const std::string& topic, std::int32_t partition, std
       return;
     }
     if (std::chrono::steady_clock::now() + pause > deadline) {
-      throw ApiException(ApiError(503, codes::kProjectionLagging,
-                                  "the read model is behind the event log; retry shortly")
-                             .retry_after(1));
+      throw ApiException(
+          ApiError(503, codes::kProjectionLagging, "the read model is behind the event log; retry shortly")
+              .retry_after(1));
     }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::microseconds(20'000));

@@ -27,8 +27,7 @@ struct Appended {
 // envelope and appends it; returns once the log has it (acks=all).
 class EventLog {
  public:
-  EventLog(kafka::Producer& producer, std::string source)
-      : producer_(producer), source_(std::move(source)) {}
+  EventLog(kafka::Producer& producer, std::string source) : producer_(producer), source_(std::move(source)) {}
 
   Appended append(const NewEvent& event);
 

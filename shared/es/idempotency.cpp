@@ -52,12 +52,13 @@ end
 return 0
 )";
 
-std::int64_t to_int(const redisReply& r) { return redis::as_integer(r); }
+std::int64_t to_int(const redisReply& r) {
+  return redis::as_integer(r);
+}
 
 }  // namespace
 
-IdempotencyStore::IdempotencyStore(redis::Pool& pool, std::chrono::milliseconds lease,
-                                   std::chrono::hours ttl)
+IdempotencyStore::IdempotencyStore(redis::Pool& pool, std::chrono::milliseconds lease, std::chrono::hours ttl)
     : pool_(pool), lease_(lease), ttl_(ttl), begin_(kBegin), complete_(kComplete), abandon_(kAbandon) {}
 
 IdempotencyStore::Claim IdempotencyStore::begin(const std::string& key, const std::string& fingerprint,
@@ -67,9 +68,9 @@ IdempotencyStore::Claim IdempotencyStore::begin(const std::string& key, const st
   claim.token = events::new_event_id();
   const auto ttl_ms = std::to_string(std::chrono::milliseconds(ttl_).count());
   const auto reply = pool_.run_idempotent([&](redis::Connection& c) {
-    return begin_.run(c, {key},
-                      {claim.token, fingerprint, std::to_string(proposed_id),
-                       std::to_string(lease_.count()), ttl_ms});
+    return begin_.run(
+        c, {key},
+        {claim.token, fingerprint, std::to_string(proposed_id), std::to_string(lease_.count()), ttl_ms});
   });
   const auto& r = redis::expect_ok(reply);
   const auto verdict = redis::as_string(*r.element[0]);
@@ -100,8 +101,8 @@ void IdempotencyStore::complete(const Claim& claim, const StoredResponse& respon
   const auto ttl_ms = std::to_string(std::chrono::milliseconds(ttl_).count());
   pool_.run_idempotent([&](redis::Connection& c) {
     return complete_.run(c, {claim.key},
-                         {claim.token, std::to_string(response.status), response.body,
-                          response.location, response.etag, ttl_ms});
+                         {claim.token, std::to_string(response.status), response.body, response.location,
+                          response.etag, ttl_ms});
   });
 }
 

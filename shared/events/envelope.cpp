@@ -1,11 +1,11 @@
 #include "events/envelope.h"
 
+#include <sys/random.h>
 #include <array>
 #include <charconv>
 #include <cstdio>
 #include <ctime>
 #include <stdexcept>
-#include <sys/random.h>
 
 namespace petstore::events {
 namespace {
@@ -36,11 +36,12 @@ std::string format_sequence(std::int64_t version) {
   return buf.data();
 }
 
-std::int64_t parse_sequence(const std::string& text) { return parse_int(text, "ce_sequence"); }
+std::int64_t parse_sequence(const std::string& text) {
+  return parse_int(text, "ce_sequence");
+}
 
 std::string format_time(std::chrono::system_clock::time_point t) {
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
   const auto secs = static_cast<time_t>(ms / 1000);
   std::tm utc{};
   gmtime_r(&secs, &utc);
@@ -59,9 +60,8 @@ std::string new_event_id() {
   b[8] = static_cast<unsigned char>((b[8] & 0x3FU) | 0x80U);  // RFC 4122 variant
   std::array<char, 37> out{};
   std::snprintf(out.data(), out.size(),
-                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
-                b[15]);
+                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+                b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
   return out.data();
 }
 

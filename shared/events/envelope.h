@@ -15,14 +15,14 @@ namespace petstore::events {
 // consumer can route on headers without parsing JSON. docs/events.md is the
 // contract downstream teams read.
 struct Envelope {
-  std::string id;              // ce_id: UUID v4, unique per event
-  std::string type;            // ce_type, e.g. io.petstore.pet.created
-  std::string source;          // ce_source, e.g. /petstore/pets
+  std::string id;                 // ce_id: UUID v4, unique per event
+  std::string type;               // ce_type, e.g. io.petstore.pet.created
+  std::string source;             // ce_source, e.g. /petstore/pets
   std::int64_t aggregate_id = 0;  // ce_subject (decimal) and the record key
-  std::int64_t version = 0;    // ce_sequence: 1, 2, 3, ... per aggregate
-  std::string time;            // ce_time, RFC 3339 UTC
-  int schema_version = 1;      // ce_schemaversion: version of data's schema
-  std::string data;            // the JSON payload, record value
+  std::int64_t version = 0;       // ce_sequence: 1, 2, 3, ... per aggregate
+  std::string time;               // ce_time, RFC 3339 UTC
+  int schema_version = 1;         // ce_schemaversion: version of data's schema
+  std::string data;               // the JSON payload, record value
 };
 
 inline constexpr const char* kSpecVersion = "1.0";

@@ -17,9 +17,9 @@ void send_stored(httplib::Response& res, const es::StoredResponse& stored) {
   send_json(res, stored.status, stored.body);
 }
 
-void idempotent_create(const httplib::Request& req, httplib::Response& res,
-                       es::IdempotencyStore& store, const std::string& record_key_prefix,
-                       ids::IdGenerator& ids, const CreateCommand& create) {
+void idempotent_create(const httplib::Request& req, httplib::Response& res, es::IdempotencyStore& store,
+                       const std::string& record_key_prefix, ids::IdGenerator& ids,
+                       const CreateCommand& create) {
   const auto key = idempotency_key(req);
   if (!key) {
     send_stored(res, create(ids.next(), false));

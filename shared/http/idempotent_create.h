@@ -18,9 +18,9 @@ namespace petstore::http {
 // response to send (and store).
 using CreateCommand = std::function<es::StoredResponse(std::int64_t id, bool resumed)>;
 
-void idempotent_create(const httplib::Request& req, httplib::Response& res,
-                       es::IdempotencyStore& store, const std::string& record_key_prefix,
-                       ids::IdGenerator& ids, const CreateCommand& create);
+void idempotent_create(const httplib::Request& req, httplib::Response& res, es::IdempotencyStore& store,
+                       const std::string& record_key_prefix, ids::IdGenerator& ids,
+                       const CreateCommand& create);
 
 void send_stored(httplib::Response& res, const es::StoredResponse& stored);
 

@@ -47,9 +47,9 @@ std::int64_t path_id(const httplib::Request& req, size_t index, const char* name
   const auto text = req.matches[index].str();
   const auto v = parse_positive(text);
   if (!v) {
-    throw ApiException(ApiError(400, codes::kInvalidId,
-                                std::string(name) + " must be a positive 64-bit integer, got '" +
-                                    text.substr(0, 40) + "'"));
+    throw ApiException(
+        ApiError(400, codes::kInvalidId,
+                 std::string(name) + " must be a positive 64-bit integer, got '" + text.substr(0, 40) + "'"));
   }
   return *v;
 }
@@ -66,8 +66,7 @@ void require_json_body(const httplib::Request& req) {
   }
 }
 
-Query::Query(const httplib::Request& req, std::initializer_list<std::string_view> allowed)
-    : req_(req) {
+Query::Query(const httplib::Request& req, std::initializer_list<std::string_view> allowed) : req_(req) {
   for (const auto& [name, value] : req.params) {
     bool known = false;
     for (const auto a : allowed) {
@@ -155,8 +154,8 @@ std::optional<std::string> idempotency_key(const httplib::Request& req) {
     visible = visible && c > 0x20 && c < 0x7F;
   }
   if (!visible) {
-    throw ApiException(ApiError(400, codes::kInvalidHeader,
-                                "Idempotency-Key must be 1 to 255 visible ASCII characters"));
+    throw ApiException(
+        ApiError(400, codes::kInvalidHeader, "Idempotency-Key must be 1 to 255 visible ASCII characters"));
   }
   return key;
 }
@@ -171,7 +170,8 @@ void check_if_match(const httplib::Request& req, std::int64_t current_version) {
   bool any_tag = false;
   while (pos < header.size()) {
     const auto comma = header.find(',', pos);
-    auto tag = std::string_view(header).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    auto tag =
+        std::string_view(header).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     while (!tag.empty() && tag.front() == ' ') {
       tag.remove_prefix(1);
     }
@@ -181,7 +181,8 @@ void check_if_match(const httplib::Request& req, std::int64_t current_version) {
     if (tag == "*" || tag == expected) {
       return;
     }
-    const bool quoted = tag.size() >= 2 && tag.back() == '"' && (tag.front() == '"' || tag.starts_with("W/\""));
+    const bool quoted =
+        tag.size() >= 2 && tag.back() == '"' && (tag.front() == '"' || tag.starts_with("W/\""));
     if (!quoted) {
       throw ApiException(ApiError(400, codes::kInvalidHeader,
                                   "If-Match must be \"*\" or a list of entity tags such as \"3\""));
@@ -192,8 +193,8 @@ void check_if_match(const httplib::Request& req, std::int64_t current_version) {
   if (!any_tag) {
     throw ApiException(ApiError(400, codes::kInvalidHeader, "If-Match is empty"));
   }
-  throw ApiException(ApiError(412, codes::kPreconditionFailed,
-                              "If-Match does not match the current version " + expected));
+  throw ApiException(
+      ApiError(412, codes::kPreconditionFailed, "If-Match does not match the current version " + expected));
 }
 
 }  // namespace petstore::http

@@ -40,9 +40,9 @@ ApiError error_from(const std::exception_ptr& failure) {
   } catch (const kafka::Unavailable& e) {
     spdlog::warn("kafka unavailable: {}", e.what());
     return ApiError(503, codes::kBrokerUnavailable,
-                    e.possibly_persisted()
-                        ? "the event log did not confirm the write in time; it may still be applied, retry with the same Idempotency-Key"
-                        : "the event log is unavailable; nothing was written, retry later")
+                    e.possibly_persisted() ? "the event log did not confirm the write in time; it may still "
+                                             "be applied, retry with the same Idempotency-Key"
+                                           : "the event log is unavailable; nothing was written, retry later")
         .retry_after(1);
   } catch (const std::exception& e) {
     spdlog::error("unhandled error: {}", e.what());
@@ -53,6 +53,8 @@ ApiError error_from(const std::exception_ptr& failure) {
   }
 }
 
-std::string etag(std::int64_t version) { return "\"" + std::to_string(version) + "\""; }
+std::string etag(std::int64_t version) {
+  return "\"" + std::to_string(version) + "\"";
+}
 
 }  // namespace petstore::http

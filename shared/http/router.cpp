@@ -40,8 +40,8 @@ std::string template_to_regex(const std::string& path) {
 void Router::add(std::string method, std::string path, Handler handler) {
   auto source = template_to_regex(path);
   std::regex pattern(source);
-  routes_.push_back({std::move(method), std::move(path), std::move(source), std::move(pattern),
-                     std::move(handler)});
+  routes_.push_back(
+      {std::move(method), std::move(path), std::move(source), std::move(pattern), std::move(handler)});
 }
 
 std::string Router::allowed_methods(const std::string& path) const {
@@ -96,8 +96,8 @@ void Router::install(httplib::Server& server) const {
   // httplib calls this for every response of status >= 400, including those
   // our handlers produced; only bare statuses from routing or parsing (no
   // body yet) are turned into Errors here.
-  server.set_error_handler(httplib::Server::HandlerWithResponse(
-      [this](const httplib::Request& req, httplib::Response& res) {
+  server.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request& req,
+                                                                       httplib::Response& res) {
     if (!res.body.empty()) {
       return httplib::Server::HandlerResponse::Unhandled;
     }
@@ -116,9 +116,8 @@ void Router::install(httplib::Server& server) const {
     return httplib::Server::HandlerResponse::Handled;
   }));
 
-  server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
-    send_error(res, error_from(ep));
-  });
+  server.set_exception_handler([](const httplib::Request&, httplib::Response& res,
+                                  const std::exception_ptr& ep) { send_error(res, error_from(ep)); });
 
   server.set_post_routing_handler([hooks = after_](const httplib::Request& req, httplib::Response& res) {
     for (const auto& hook : hooks) {

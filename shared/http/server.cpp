@@ -78,11 +78,13 @@ ServerOptions ServerOptions::from_env(const config::Env& env, int default_port) 
   o.host = env.str("HTTP_HOST", o.host);
   o.port = static_cast<int>(env.integer("HTTP_PORT", default_port, 1, 65535));
   o.threads = static_cast<size_t>(env.integer("HTTP_THREADS", static_cast<std::int64_t>(o.threads), 1, 4096));
-  o.max_queued =
-      static_cast<size_t>(env.integer("HTTP_MAX_QUEUED", static_cast<std::int64_t>(o.max_queued), 1, 1'000'000));
-  o.max_body_bytes = static_cast<size_t>(
-      env.integer("HTTP_MAX_BODY_BYTES", static_cast<std::int64_t>(o.max_body_bytes), 256, 16 * 1024 * 1024));
-  o.keep_alive_timeout_s = static_cast<int>(env.integer("HTTP_KEEPALIVE_TIMEOUT_S", o.keep_alive_timeout_s, 1, 3600));
+  o.max_queued = static_cast<size_t>(
+      env.integer("HTTP_MAX_QUEUED", static_cast<std::int64_t>(o.max_queued), 1, 1'000'000));
+  o.max_body_bytes =
+      static_cast<size_t>(env.integer("HTTP_MAX_BODY_BYTES", static_cast<std::int64_t>(o.max_body_bytes), 256,
+                                      std::int64_t{16} * 1024 * 1024));
+  o.keep_alive_timeout_s =
+      static_cast<int>(env.integer("HTTP_KEEPALIVE_TIMEOUT_S", o.keep_alive_timeout_s, 1, 3600));
   return o;
 }
 

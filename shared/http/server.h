@@ -20,7 +20,7 @@ struct ServerOptions {
   // Accepted connections waiting for a worker; when full, the accept loop
   // blocks and the kernel backlog absorbs the rest (bounded memory).
   size_t max_queued = 1024;
-  size_t max_body_bytes = 16 * 1024;
+  size_t max_body_bytes = size_t{16} * 1024;
   size_t keep_alive_max_requests = 100'000;
   int keep_alive_timeout_s = 5;
   int read_timeout_s = 5;

@@ -13,8 +13,7 @@ IdGenerator::IdGenerator(std::int64_t worker, Clock clock) : worker_(worker), cl
 }
 
 std::int64_t IdGenerator::compose(std::int64_t unix_ms, std::int64_t worker, std::int64_t sequence) {
-  return ((unix_ms - kEpochMs) << (kWorkerBits + kSequenceBits)) | (worker << kSequenceBits) |
-         sequence;
+  return ((unix_ms - kEpochMs) << (kWorkerBits + kSequenceBits)) | (worker << kSequenceBits) | sequence;
 }
 
 void IdGenerator::set_worker(std::int64_t worker) {

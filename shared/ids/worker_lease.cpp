@@ -18,6 +18,14 @@ end
 return -1
 )";
 
+// KEYS[1] lease key; ARGV[1] instance id. Shortens our own lease to a cool-down.
+constexpr std::string_view kRelease = R"(
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], 1000)
+end
+return 0
+)";
+
 // KEYS[1] lease key; ARGV[1] instance id, ARGV[2] ttl ms. 1 = still ours.
 constexpr std::string_view kRenew = R"(
 local owner = redis.call('GET', KEYS[1])
@@ -56,9 +64,7 @@ WorkerLease::~WorkerLease() {
       // A clean stop shortens our lease to a one-second cool-down rather than
       // deleting it: a successor on a host whose clock lags ours by less than
       // that still cannot mint an id we already handed out.
-      c.command({"EVAL",
-                 "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], 1000) end return 0",
-                 "1", key, instance_});
+      return redis::Script(kRelease).run(c, {key}, {instance_});
     });
   } catch (const std::exception&) {
     // Best effort: the TTL frees the number anyway.
@@ -69,7 +75,8 @@ std::int64_t WorkerLease::acquire() {
   const auto ttl = std::to_string(ttl_.count());
   const auto count = std::to_string(IdGenerator::kMaxWorker + 1);
   const auto n = pool_.run_idempotent([&](redis::Connection& c) {
-    return redis::as_integer(redis::expect_ok(acquire_script_.run(c, {key_prefix_}, {instance_, ttl, count})));
+    return redis::as_integer(
+        redis::expect_ok(acquire_script_.run(c, {key_prefix_}, {instance_, ttl, count})));
   });
   if (n < 0) {
     throw std::runtime_error("all id worker numbers are leased; too many replicas running");
@@ -91,8 +98,8 @@ void WorkerLease::renew_loop() {
     try {
       const auto key = key_prefix_ + std::to_string(worker_.load());
       const auto ours = pool_.run_idempotent([&](redis::Connection& c) {
-        return redis::as_integer(redis::expect_ok(
-            renew_script_.run(c, {key}, {instance_, std::to_string(ttl_.count())})));
+        return redis::as_integer(
+            redis::expect_ok(renew_script_.run(c, {key}, {instance_, std::to_string(ttl_.count())})));
       });
       if (ours == 0) {
         spdlog::error("id worker lease {} was taken by another process; leasing a new one", key);

@@ -24,8 +24,8 @@ rapidjson::Document parse_object(std::string_view body) {
   doc.Parse<kFlags>(body.data(), body.size());
   if (doc.HasParseError()) {
     fail(codes::kMalformedJson, std::string("request body is not valid JSON: ") +
-                                    rapidjson::GetParseError_En(doc.GetParseError()) +
-                                    " at byte " + std::to_string(doc.GetErrorOffset()));
+                                    rapidjson::GetParseError_En(doc.GetParseError()) + " at byte " +
+                                    std::to_string(doc.GetErrorOffset()));
   }
   if (!doc.IsObject()) {
     fail(codes::kMalformedJson, "request body must be a JSON object");
@@ -83,8 +83,8 @@ std::optional<std::int64_t> ObjectReader::optional_int64(const char* name) {
   }
   // RapidJSON reads integer literals beyond uint64 as doubles; a whole number
   // that large is an integer out of range, not a wrong type.
-  const bool huge_whole = v->IsDouble() && std::abs(v->GetDouble()) >= 9.2e18 &&
-                          std::floor(v->GetDouble()) == v->GetDouble();
+  const bool huge_whole =
+      v->IsDouble() && std::abs(v->GetDouble()) >= 9.2e18 && std::floor(v->GetDouble()) == v->GetDouble();
   if (!v->IsNumber() || (v->IsDouble() && !huge_whole)) {
     fail(codes::kInvalidType, std::string("field '") + name + "' must be an integer");
   }

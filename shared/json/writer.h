@@ -16,10 +16,22 @@ class Writer {
  public:
   Writer() : writer_(buffer_) {}
 
-  Writer& begin_object() { writer_.StartObject(); return *this; }
-  Writer& end_object() { writer_.EndObject(); return *this; }
-  Writer& begin_array() { writer_.StartArray(); return *this; }
-  Writer& end_array() { writer_.EndArray(); return *this; }
+  Writer& begin_object() {
+    writer_.StartObject();
+    return *this;
+  }
+  Writer& end_object() {
+    writer_.EndObject();
+    return *this;
+  }
+  Writer& begin_array() {
+    writer_.StartArray();
+    return *this;
+  }
+  Writer& end_array() {
+    writer_.EndArray();
+    return *this;
+  }
 
   Writer& key(std::string_view name) {
     writer_.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
@@ -31,9 +43,18 @@ class Writer {
   }
   Writer& value(const char* text) { return value(std::string_view(text)); }
   Writer& value(const std::string& text) { return value(std::string_view(text)); }
-  Writer& value(std::int64_t number) { writer_.Int64(number); return *this; }
-  Writer& value(bool flag) { writer_.Bool(flag); return *this; }
-  Writer& null() { writer_.Null(); return *this; }
+  Writer& value(std::int64_t number) {
+    writer_.Int64(number);
+    return *this;
+  }
+  Writer& value(bool flag) {
+    writer_.Bool(flag);
+    return *this;
+  }
+  Writer& null() {
+    writer_.Null();
+    return *this;
+  }
   // Copies already-serialised JSON (a stored event payload) without re-parsing.
   Writer& raw(std::string_view json) {
     writer_.RawValue(json.data(), json.size(), rapidjson::kObjectType);

@@ -30,6 +30,7 @@ Consumer::Consumer(const ConsumerSettings& settings, StartOffsets start_offsets)
       {"session.timeout.ms", "6000"},
       {"heartbeat.interval.ms", "500"},
       {"topic.metadata.refresh.interval.ms", "10000"},
+      {"reconnect.backoff.max.ms", "1000"},
   });
   rd_kafka_conf_set_rebalance_cb(conf.get(), &Consumer::on_rebalance);
   rd_kafka_conf_set_opaque(conf.get(), this);
@@ -57,8 +58,8 @@ Consumer::~Consumer() {
   rd_kafka_consumer_close(rk_.get());
 }
 
-void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
-                            rd_kafka_topic_partition_list_t* parts, void* opaque) {
+void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
+                            void* opaque) {
   auto* self = static_cast<Consumer*>(opaque);
   if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
     spdlog::info("kafka: partitions revoked");
@@ -66,6 +67,7 @@ void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
     return;
   }
   std::vector<TopicPartition> assigned;
+  assigned.reserve(static_cast<size_t>(parts->cnt));
   for (int i = 0; i < parts->cnt; ++i) {
     assigned.push_back({parts->elems[i].topic, parts->elems[i].partition});
   }
@@ -118,8 +120,7 @@ std::vector<Message> Consumer::poll(size_t max, std::chrono::milliseconds wait) 
       const char* name = nullptr;
       const void* value = nullptr;
       size_t size = 0;
-      for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) ==
-                         RD_KAFKA_RESP_ERR_NO_ERROR;
+      for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
            ++i) {
         msg.headers.push_back(
             {name, value == nullptr ? std::string() : std::string(static_cast<const char*>(value), size)});

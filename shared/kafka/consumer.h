@@ -26,7 +26,9 @@ struct Message {
 struct TopicPartition {
   std::string topic;
   std::int32_t partition = 0;
-  auto operator<=>(const TopicPartition&) const = default;
+  bool operator<(const TopicPartition& o) const {
+    return topic != o.topic ? topic < o.topic : partition < o.partition;
+  }
 };
 
 struct ConsumerSettings {
@@ -61,8 +63,8 @@ class Consumer {
   void applied(const Message& m);
 
  private:
-  static void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
-                           rd_kafka_topic_partition_list_t* parts, void* opaque);
+  static void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
+                           void* opaque);
 
   StartOffsets start_offsets_;
   HandlePtr rk_;

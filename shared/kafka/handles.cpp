@@ -10,7 +10,9 @@ ConfPtr make_conf(const std::map<std::string, std::string>& properties) {
   for (const auto& [name, value] : properties) {
     if (rd_kafka_conf_set(conf.get(), name.c_str(), value.c_str(), err.data(), err.size()) !=
         RD_KAFKA_CONF_OK) {
-      throw std::invalid_argument("kafka config " + name + "=" + value + ": " + err.data());
+      std::string message = "kafka config ";
+      message.append(name).append("=").append(value).append(": ").append(err.data());
+      throw std::invalid_argument(message);
     }
   }
   return conf;

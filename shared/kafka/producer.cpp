@@ -39,6 +39,9 @@ Producer::Producer(const ProducerSettings& settings) {
       {"message.timeout.ms", std::to_string(settings.delivery_timeout_ms)},
       {"partitioner", "murmur2_random"},
       {"socket.nagle.disable", "true"},
+      // A broker that comes back should be used within a second, not after
+      // librdkafka's default 10 s reconnect backoff.
+      {"reconnect.backoff.max.ms", "1000"},
   });
   rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
   std::array<char, 512> err{};
@@ -77,16 +80,16 @@ std::int32_t Producer::partitions(const std::string& topic) {
 }
 
 std::int32_t Producer::partition_for(const std::string& topic, const std::string& key) {
-  return rd_kafka_msg_partitioner_murmur2(nullptr, key.data(), key.size(), partitions(topic),
-                                          nullptr, nullptr);
+  return rd_kafka_msg_partitioner_murmur2(nullptr, key.data(), key.size(), partitions(topic), nullptr,
+                                          nullptr);
 }
 
 Position Producer::append(const Record& record) {
   const auto partition = partition_for(record.topic, record.key);
   rd_kafka_headers_t* headers = rd_kafka_headers_new(record.headers.size());
   for (const auto& h : record.headers) {
-    rd_kafka_header_add(headers, h.name.data(), static_cast<ssize_t>(h.name.size()),
-                        h.value.data(), static_cast<ssize_t>(h.value.size()));
+    rd_kafka_header_add(headers, h.name.data(), static_cast<ssize_t>(h.name.size()), h.value.data(),
+                        static_cast<ssize_t>(h.value.size()));
   }
   auto delivery = std::make_unique<Delivery>();
   auto result = delivery->done.get_future();
@@ -122,8 +125,7 @@ Position Producer::append(const Record& record) {
   return result.get();
 }
 
-std::int64_t Producer::end_offset(const std::string& topic, std::int32_t partition,
-                                  int timeout_ms) {
+std::int64_t Producer::end_offset(const std::string& topic, std::int32_t partition, int timeout_ms) {
   std::int64_t low = 0;
   std::int64_t high = 0;
   const auto err =

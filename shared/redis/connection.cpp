@@ -1,7 +1,7 @@
 #include "redis/connection.h"
 
-#include <charconv>
 #include <sys/time.h>
+#include <charconv>
 
 namespace petstore::redis {
 namespace {
@@ -29,14 +29,13 @@ struct ArgvView {
 }  // namespace
 
 Connection::Connection(const Endpoint& endpoint) {
-  ctx_.reset(redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port,
-                                     to_timeval(endpoint.connect_timeout)));
+  ctx_.reset(
+      redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, to_timeval(endpoint.connect_timeout)));
   if (!ctx_) {
     throw Unavailable("redis: out of memory creating a connection");
   }
   if (ctx_->err != 0) {
-    throw Unavailable("redis " + endpoint.host + ":" + std::to_string(endpoint.port) + ": " +
-                      ctx_->errstr);
+    throw Unavailable("redis " + endpoint.host + ":" + std::to_string(endpoint.port) + ": " + ctx_->errstr);
   }
   if (redisSetTimeout(ctx_.get(), to_timeval(endpoint.command_timeout)) != REDIS_OK) {
     throw Unavailable("redis: cannot set the command timeout");
@@ -56,8 +55,8 @@ Reply Connection::command(const Args& args) {
 
 void Connection::append(const Args& args) {
   ArgvView view(args);
-  if (redisAppendCommandArgv(ctx_.get(), static_cast<int>(args.size()), view.argv.data(),
-                             view.lens.data()) != REDIS_OK) {
+  if (redisAppendCommandArgv(ctx_.get(), static_cast<int>(args.size()), view.argv.data(), view.lens.data()) !=
+      REDIS_OK) {
     fail("append");
   }
 }
@@ -70,7 +69,9 @@ Reply Connection::next_reply() {
   return Reply(static_cast<redisReply*>(raw));
 }
 
-bool is_error(const redisReply& r) { return r.type == REDIS_REPLY_ERROR; }
+bool is_error(const redisReply& r) {
+  return r.type == REDIS_REPLY_ERROR;
+}
 
 std::string_view as_string(const redisReply& r) {
   if (r.type == REDIS_REPLY_STRING || r.type == REDIS_REPLY_STATUS || r.type == REDIS_REPLY_ERROR) {

@@ -10,8 +10,8 @@ bool is_noscript(const redisReply& r) {
   return is_error(r) && as_string(r).starts_with("NOSCRIPT");
 }
 
-Args Script::command(std::string_view verb, std::string_view body, const Args& keys,
-                     const Args& args, std::string& numkeys) const {
+Args Script::command(std::string_view verb, std::string_view body, const Args& keys, const Args& args,
+                     std::string& numkeys) const {
   numkeys = std::to_string(keys.size());
   Args out;
   out.reserve(3 + keys.size() + args.size());

@@ -24,7 +24,8 @@ class PetsApi : public ::testing::Test {
     return id_of(r);
   }
 
-  std::int64_t new_pet(std::int64_t category, const std::string& name = "Rex", const std::string& status = "") {
+  std::int64_t new_pet(std::int64_t category, const std::string& name = "Rex",
+                       const std::string& status = "") {
     std::string body = R"({"name":")" + name + R"(","categoryId":)" + std::to_string(category);
     body += status.empty() ? "}" : R"(,"status":")" + status + R"("})";
     const auto r = post_json(*http_, "/pets", body);
@@ -94,10 +95,13 @@ TEST_F(PetsApi, PetLifecycleAndStatusMachine) {
   r = put_json(*http_, path + "/status", R"({"status":"available"})");
   EXPECT_EQ(r->status, 409);
   EXPECT_EQ(error_code(r), "illegal_status_transition");
-  r = put_json(*http_, path, R"({"name":"Rex","categoryId":)" + std::to_string(cat) + R"(,"status":"pending"})");
+  r = put_json(*http_, path,
+               R"({"name":"Rex","categoryId":)" + std::to_string(cat) + R"(,"status":"pending"})");
   EXPECT_EQ(error_code(r), "illegal_status_transition");
 
-  r = put_json(*http_, path, R"({"id":)" + std::to_string(id) + R"(,"name":"Max","categoryId":)" + std::to_string(cat) + "}");
+  r = put_json(
+      *http_, path,
+      R"({"id":)" + std::to_string(id) + R"(,"name":"Max","categoryId":)" + std::to_string(cat) + "}");
   ASSERT_EQ(r->status, 200) << r->body;
   body = parse(r->body);
   EXPECT_STREQ(body["name"].GetString(), "Max");
@@ -183,16 +187,25 @@ TEST_F(PetsApi, BadInputGetsAClearErrorAndWritesNothing) {
       {"POST", "/pets", R"({"name":"x","categoryId":1.5})", "application/json", 400, "invalid_type"},
       {"POST", "/pets", R"({"categoryId":)" + cat + "}", "application/json", 400, "missing_field"},
       {"POST", "/pets", R"({"name":"x"})", "application/json", 400, "missing_field"},
-      {"POST", "/pets", R"({"name":"x","categoryId":)" + cat + R"(,"status":"lost"})", "application/json", 400, "invalid_value"},
-      {"POST", "/pets", R"({"name":"x","categoryId":99999999999999999999})", "application/json", 400, "invalid_value"},
+      {"POST", "/pets", R"({"name":"x","categoryId":)" + cat + R"(,"status":"lost"})", "application/json",
+       400, "invalid_value"},
+      {"POST", "/pets", R"({"name":"x","categoryId":99999999999999999999})", "application/json", 400,
+       "invalid_value"},
       {"POST", "/pets", R"({"name":"x","categoryId":-3})", "application/json", 400, "invalid_value"},
-      {"POST", "/pets", R"({"name":")" + std::string(101, 'n') + R"(","categoryId":)" + cat + "}", "application/json", 400, "invalid_value"},
-      {"POST", "/pets", R"({"name":"  ","categoryId":)" + cat + "}", "application/json", 400, "invalid_value"},
-      {"POST", "/pets", R"({"name":"x","categoryId":)" + cat + R"(,"colour":"red"})", "application/json", 400, "unknown_field"},
-      {"POST", "/pets", R"({"id":5,"name":"x","categoryId":)" + cat + "}", "application/json", 400, "read_only_field"},
-      {"POST", "/pets", R"({"name":"x","categoryId":123456789})", "application/json", 422, "unknown_category"},
-      {"POST", "/pets", R"({"name":"x","categoryId":)" + cat + "}", "text/plain", 415, "unsupported_media_type"},
-      {"POST", "/pets", R"({"name":")" + std::string(20000, 'n') + R"(","categoryId":1})", "application/json", 413, "payload_too_large"},
+      {"POST", "/pets", R"({"name":")" + std::string(101, 'n') + R"(","categoryId":)" + cat + "}",
+       "application/json", 400, "invalid_value"},
+      {"POST", "/pets", R"({"name":"  ","categoryId":)" + cat + "}", "application/json", 400,
+       "invalid_value"},
+      {"POST", "/pets", R"({"name":"x","categoryId":)" + cat + R"(,"colour":"red"})", "application/json", 400,
+       "unknown_field"},
+      {"POST", "/pets", R"({"id":5,"name":"x","categoryId":)" + cat + "}", "application/json", 400,
+       "read_only_field"},
+      {"POST", "/pets", R"({"name":"x","categoryId":123456789})", "application/json", 422,
+       "unknown_category"},
+      {"POST", "/pets", R"({"name":"x","categoryId":)" + cat + "}", "text/plain", 415,
+       "unsupported_media_type"},
+      {"POST", "/pets", R"({"name":")" + std::string(20000, 'n') + R"(","categoryId":1})", "application/json",
+       413, "payload_too_large"},
       {"GET", "/pets/abc", "", "", 400, "invalid_id"},
       {"GET", "/pets/99999999999999999999", "", "", 400, "invalid_id"},
       {"GET", "/pets/0", "", "", 400, "invalid_id"},
@@ -205,7 +218,8 @@ TEST_F(PetsApi, BadInputGetsAClearErrorAndWritesNothing) {
       {"PATCH", "/pets", "{}", "application/json", 405, "method_not_allowed"},
       {"DELETE", "/pets", "", "", 405, "method_not_allowed"},
       {"PUT", "/categories/1", R"({"name":"x","id":2})", "application/json", 400, "invalid_value"},
-      {"POST", "/categories", R"({"name":"x","description":")" + std::string(1001, 'd') + "\"}", "application/json", 400, "invalid_value"},
+      {"POST", "/categories", R"({"name":"x","description":")" + std::string(1001, 'd') + "\"}",
+       "application/json", 400, "invalid_value"},
   };
   const auto pets_before = parse(http_->Get("/pets?limit=100")->body).Size();
   for (const auto& c : cases) {
@@ -226,8 +240,10 @@ TEST_F(PetsApi, BadInputGetsAClearErrorAndWritesNothing) {
     };
     const auto r = send();
     ASSERT_TRUE(r) << c.method << " " << c.path;
-    EXPECT_EQ(r->status, c.status) << c.method << " " << c.path.substr(0, 60) << " " << c.body.substr(0, 80) << " -> " << r->body;
-    EXPECT_EQ(error_code(r), c.code) << c.method << " " << c.path.substr(0, 60) << " " << c.body.substr(0, 80);
+    EXPECT_EQ(r->status, c.status) << c.method << " " << c.path.substr(0, 60) << " " << c.body.substr(0, 80)
+                                   << " -> " << r->body;
+    EXPECT_EQ(error_code(r), c.code) << c.method << " " << c.path.substr(0, 60) << " "
+                                     << c.body.substr(0, 80);
     if (c.status == 405) {
       EXPECT_FALSE(r->get_header_value("Allow").empty());
     }
@@ -261,7 +277,8 @@ TEST_F(PetsApi, IdempotencyKeyReplaysTheOriginalResponseAndAppendsOnce) {
   EXPECT_EQ(second->get_header_value("Location"), first->get_header_value("Location"));
   EXPECT_EQ(second->get_header_value("Idempotent-Replayed"), "true");
 
-  const auto other = post_json(*http_, "/pets", R"({"name":"Other","categoryId":)" + cat + "}", {{"Idempotency-Key", key}});
+  const auto other =
+      post_json(*http_, "/pets", R"({"name":"Other","categoryId":)" + cat + "}", {{"Idempotency-Key", key}});
   EXPECT_EQ(other->status, 422);
   EXPECT_EQ(error_code(other), "idempotency_key_reused");
 

@@ -24,10 +24,12 @@ struct Ack {
 // them over the replicas, and returns every acknowledged (2xx) write.
 std::vector<Ack> conflicting_writes(PetsDeployment& d, const std::vector<std::int64_t>& pets,
                                     std::int64_t category, int threads, int per_thread,
-                                    std::atomic<int>* failures = nullptr) {
+                                    std::atomic<int>* failures = nullptr,
+                                    std::atomic<int>* progress = nullptr) {
   std::mutex mu;
   std::vector<Ack> acks;
   std::vector<std::thread> workers;
+  workers.reserve(static_cast<size_t>(threads));
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
       std::mt19937 rng(static_cast<unsigned>(t));
@@ -39,20 +41,26 @@ std::vector<Ack> conflicting_writes(PetsDeployment& d, const std::vector<std::in
         httplib::Result r = [&] {
           switch (rng() % 3) {
             case 0:
-              return put_json(*http, path, R"({"name":"n)" + std::to_string(t) + "-" + std::to_string(i) +
-                                               R"(","categoryId":)" + std::to_string(category) + "}");
+              return put_json(*http, path,
+                              R"({"name":"n)" + std::to_string(t) + "-" + std::to_string(i) +
+                                  R"(","categoryId":)" + std::to_string(category) + "}");
             case 1:
-              return put_json(*http, path + "/status", rng() % 2 ? R"({"status":"pending"})" : R"({"status":"available"})");
+              return put_json(*http, path + "/status",
+                              rng() % 2 ? R"({"status":"pending"})" : R"({"status":"available"})");
             default: {
               // Optimistic concurrency: read, then write only if unchanged.
               const auto current = http->Get((path + "/profile").c_str());
               const auto etag = current ? current->get_header_value("ETag") : "\"0\"";
-              return put_json(*http, path, R"({"name":"m)" + std::to_string(t) + "-" + std::to_string(i) +
-                                               R"(","categoryId":)" + std::to_string(category) + "}",
+              return put_json(*http, path,
+                              R"({"name":"m)" + std::to_string(t) + "-" + std::to_string(i) +
+                                  R"(","categoryId":)" + std::to_string(category) + "}",
                               {{"If-Match", etag}});
             }
           }
         }();
+        if (progress != nullptr) {
+          ++*progress;
+        }
         if (r && r->status == 200) {
           const auto etag = r->get_header_value("ETag");
           const std::lock_guard lock(mu);
@@ -93,7 +101,7 @@ void expect_read_model_equals_fold(PetsDeployment& d, const FoldedLog& log) {
     }
   }
   for (const auto& [id, category] : log.state.categories) {
-    const auto count = redis_command({"HGET", d.redis_key_base() + "cat:" + std::to_string(id), "petCount"});
+    const auto count = redis_command({"HGET", d.redis_key_base() + "cat:counts", std::to_string(id)});
     ASSERT_EQ(count.size(), 1U);
     EXPECT_EQ(std::stoll(count[0]), category.pet_count) << "category " << id;
   }
@@ -106,8 +114,10 @@ TEST_F(PetsConsistency, ConflictingUpdatesOnTwoReplicasKeepEveryHistoryValid) {
   auto http = d.replica(0).client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
   std::vector<std::int64_t> pets;
+  pets.reserve(3);
   for (int i = 0; i < 3; ++i) {
-    pets.push_back(id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}")));
+    pets.push_back(
+        id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}")));
   }
 
   const auto acks = conflicting_writes(d, pets, category, 8, 25);
@@ -127,7 +137,8 @@ TEST_F(PetsConsistency, StaleLockOfADeadHolderIsTakenOverAndALiveOneIsRespected)
   PetsDeployment d(1, {{"LOCK_WAIT_MS", "400"}});
   auto http = d.replica(0).client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
-  const auto pet = id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}"));
+  const auto pet =
+      id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}"));
   const auto lock = d.redis_key_base() + "lock:pet:" + std::to_string(pet);
 
   // A holder that died: its lease ended long ago.
@@ -136,7 +147,10 @@ TEST_F(PetsConsistency, StaleLockOfADeadHolderIsTakenOverAndALiveOneIsRespected)
   EXPECT_EQ(r->status, 200) << r->body;
 
   // A live holder: its lease runs for another minute.
-  redis_command({"EVAL", "local t = redis.call('TIME') return redis.call('SET', KEYS[1], 'live|' .. (t[1] * 1000 + 60000))", "1", lock});
+  redis_command(
+      {"EVAL",
+       "local t = redis.call('TIME') return redis.call('SET', KEYS[1], 'live|' .. (t[1] * 1000 + 60000))",
+       "1", lock});
   r = put_json(*http, "/pets/" + std::to_string(pet) + "/status", R"({"status":"sold"})");
   EXPECT_EQ(r->status, 409);
   EXPECT_EQ(error_code(r), "concurrent_update");
@@ -149,15 +163,21 @@ TEST_F(PetsConsistency, AReplicaKilledMidStreamLeavesTheLogValidAndTheReadModelC
   auto http = d.replica(1).client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
   std::vector<std::int64_t> pets;
+  pets.reserve(3);
   for (int i = 0; i < 3; ++i) {
-    pets.push_back(id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}")));
+    pets.push_back(
+        id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}")));
   }
   std::atomic<int> failures{0};
+  std::atomic<int> progress{0};
   std::thread killer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // Kill once a third of the stream is through, whatever the build's speed.
+    while (progress < 60) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     d.replica(0).kill_hard();
   });
-  const auto acks = conflicting_writes(d, pets, category, 6, 30, &failures);
+  const auto acks = conflicting_writes(d, pets, category, 6, 30, &failures, &progress);
   killer.join();
   EXPECT_GT(failures.load(), 0) << "the kill should have cost some requests";
 

@@ -36,53 +36,50 @@ void register_control_api(httplib::Server& server, MockCluster& cluster) {
   server.Get("/bootstrap", [&cluster](const httplib::Request&, httplib::Response& res) {
     res.set_content(cluster.bootstrap(), "text/plain");
   });
-  server.Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content("ok", "text/plain");
-  });
+  server.Get("/healthz",
+             [](const httplib::Request&, httplib::Response& res) { res.set_content("ok", "text/plain"); });
   server.Post("/topics", respond([&cluster](const httplib::Request& req) {
-    const auto doc = json::parse_object(req.body);
-    json::ObjectReader in(doc);
-    const auto name = in.required_string("name");
-    const auto partitions = in.required_int64("partitions");
-    in.reject_unknown();
-    cluster.create_topic(name, static_cast<int>(partitions));
-  }));
-  server.Post(R"(/brokers/(\d+)/down)", respond([&cluster](const httplib::Request& req) {
-    cluster.broker_down(broker_id(req));
-  }));
-  server.Post(R"(/brokers/(\d+)/up)", respond([&cluster](const httplib::Request& req) {
-    cluster.broker_up(broker_id(req));
-  }));
+                const auto doc = json::parse_object(req.body);
+                json::ObjectReader in(doc);
+                const auto name = in.required_string("name");
+                const auto partitions = in.required_int64("partitions");
+                in.reject_unknown();
+                cluster.create_topic(name, static_cast<int>(partitions));
+              }));
+  server.Post(R"(/brokers/(\d+)/down)",
+              respond([&cluster](const httplib::Request& req) { cluster.broker_down(broker_id(req)); }));
+  server.Post(R"(/brokers/(\d+)/up)",
+              respond([&cluster](const httplib::Request& req) { cluster.broker_up(broker_id(req)); }));
   server.Post(R"(/brokers/(\d+)/rtt)", respond([&cluster](const httplib::Request& req) {
-    const auto doc = json::parse_object(req.body);
-    json::ObjectReader in(doc);
-    cluster.broker_rtt(broker_id(req), static_cast<int>(in.required_int64("ms")));
-  }));
+                const auto doc = json::parse_object(req.body);
+                json::ObjectReader in(doc);
+                cluster.broker_rtt(broker_id(req), static_cast<int>(in.required_int64("ms")));
+              }));
   server.Post("/errors", respond([&cluster](const httplib::Request& req) {
-    const auto doc = json::parse_object(req.body);
-    json::ObjectReader in(doc);
-    const auto api_key = static_cast<std::int16_t>(in.required_int64("apiKey"));
-    std::vector<rd_kafka_resp_err_t> errors;
-    const auto it = doc.FindMember("errors");
-    if (it == doc.MemberEnd() || !it->value.IsArray()) {
-      throw std::invalid_argument("errors must be an array of Kafka error codes");
-    }
-    for (const auto& e : it->value.GetArray()) {
-      errors.push_back(static_cast<rd_kafka_resp_err_t>(e.GetInt()));
-    }
-    cluster.push_request_errors(api_key, errors);
-  }));
+                const auto doc = json::parse_object(req.body);
+                json::ObjectReader in(doc);
+                const auto api_key = static_cast<std::int16_t>(in.required_int64("apiKey"));
+                std::vector<rd_kafka_resp_err_t> errors;
+                const auto it = doc.FindMember("errors");
+                if (it == doc.MemberEnd() || !it->value.IsArray()) {
+                  throw std::invalid_argument("errors must be an array of Kafka error codes");
+                }
+                for (const auto& e : it->value.GetArray()) {
+                  errors.push_back(static_cast<rd_kafka_resp_err_t>(e.GetInt()));
+                }
+                cluster.push_request_errors(api_key, errors);
+              }));
   server.Delete(R"(/errors/(\d+))", respond([&cluster](const httplib::Request& req) {
-    cluster.clear_request_errors(static_cast<std::int16_t>(std::stoi(req.matches[1].str())));
-  }));
+                  cluster.clear_request_errors(static_cast<std::int16_t>(std::stoi(req.matches[1].str())));
+                }));
   server.Post("/leader", respond([&cluster](const httplib::Request& req) {
-    const auto doc = json::parse_object(req.body);
-    json::ObjectReader in(doc);
-    const auto topic = in.required_string("topic");
-    const auto partition = static_cast<std::int32_t>(in.required_int64("partition"));
-    const auto broker = static_cast<std::int32_t>(in.required_int64("broker"));
-    cluster.set_leader(topic, partition, broker);
-  }));
+                const auto doc = json::parse_object(req.body);
+                json::ObjectReader in(doc);
+                const auto topic = in.required_string("topic");
+                const auto partition = static_cast<std::int32_t>(in.required_int64("partition"));
+                const auto broker = static_cast<std::int32_t>(in.required_int64("broker"));
+                cluster.set_leader(topic, partition, broker);
+              }));
 }
 
 }  // namespace petstore::tools

@@ -72,8 +72,8 @@ int main() {
       std::rename(tmp.c_str(), bootstrap_file.c_str());
     }
     std::cout << cluster.bootstrap() << std::endl;
-    spdlog::info("mock kafka cluster: {} brokers at {}, control API on {}:{}", brokers,
-                 cluster.bootstrap(), control_host, control_port);
+    spdlog::info("mock kafka cluster: {} brokers at {}, control API on {}:{}", brokers, cluster.bootstrap(),
+                 control_host, control_port);
 
     int sig = 0;
     sigwait(&signals, &sig);

@@ -38,8 +38,7 @@ std::string MockCluster::bootstrap() const {
 }
 
 void MockCluster::create_topic(const std::string& name, int partitions) {
-  check(rd_kafka_mock_topic_create(cluster_.get(), name.c_str(), partitions,
-                                   std::min(brokers_, 3)),
+  check(rd_kafka_mock_topic_create(cluster_.get(), name.c_str(), partitions, std::min(brokers_, 3)),
         "create topic " + name);
 }
 
@@ -55,8 +54,7 @@ void MockCluster::broker_rtt(std::int32_t broker, int rtt_ms) {
   check(rd_kafka_mock_broker_set_rtt(cluster_.get(), broker, rtt_ms), "broker rtt");
 }
 
-void MockCluster::push_request_errors(std::int16_t api_key,
-                                      const std::vector<rd_kafka_resp_err_t>& errors) {
+void MockCluster::push_request_errors(std::int16_t api_key, const std::vector<rd_kafka_resp_err_t>& errors) {
   rd_kafka_mock_push_request_errors_array(cluster_.get(), api_key, errors.size(), errors.data());
 }
 
@@ -64,10 +62,8 @@ void MockCluster::clear_request_errors(std::int16_t api_key) {
   rd_kafka_mock_clear_request_errors(cluster_.get(), api_key);
 }
 
-void MockCluster::set_leader(const std::string& topic, std::int32_t partition,
-                             std::int32_t broker) {
-  check(rd_kafka_mock_partition_set_leader(cluster_.get(), topic.c_str(), partition, broker),
-        "set leader");
+void MockCluster::set_leader(const std::string& topic, std::int32_t partition, std::int32_t broker) {
+  check(rd_kafka_mock_partition_set_leader(cluster_.get(), topic.c_str(), partition, broker), "set leader");
 }
 
 }  // namespace petstore::tools

@@ -60,7 +60,8 @@ Category CategoryCommands::replace(std::int64_t id, const CategoryFields& fields
 void CategoryCommands::close(std::int64_t id) {
   const auto lease = std::to_string(write_.lease().count());
   const auto reply = write_.pool().run_idempotent([&](redis::Connection& c) {
-    return close_.run(c, {write_.keys().category(id), write_.keys().claims(id)}, {lease, "0"});
+    return close_.run(c, {write_.keys().category(id), write_.keys().claims(id), write_.keys().pet_counts()},
+                      {lease, "0", std::to_string(id)});
   });
   const auto& r = redis::expect_ok(reply);
   const auto verdict = redis::as_string(*r.element[0]);
@@ -79,7 +80,8 @@ void CategoryCommands::close(std::int64_t id) {
 void CategoryCommands::reopen(std::int64_t id) noexcept {
   try {
     write_.pool().run_idempotent([&](redis::Connection& c) {
-      return close_.run(c, {write_.keys().category(id), write_.keys().claims(id)}, {"0", "1"});
+      return close_.run(c, {write_.keys().category(id), write_.keys().claims(id), write_.keys().pet_counts()},
+                        {"0", "1", std::to_string(id)});
     });
   } catch (const std::exception& e) {
     spdlog::warn("category {} stays closing until its lease ends: {}", id, e.what());

@@ -8,9 +8,9 @@
 
 namespace petstore::pets {
 
-WritePath::WritePath(es::EventLog& log, es::AggregateLock& locks, es::CatchUp& catch_up,
-                     redis::Pool& pool, ReadModel& read, PetsProjection& projection, PetKeys keys,
-                     Topics topics, std::chrono::milliseconds lease)
+WritePath::WritePath(es::EventLog& log, es::AggregateLock& locks, es::CatchUp& catch_up, redis::Pool& pool,
+                     ReadModel& read, PetsProjection& projection, PetKeys keys, Topics topics,
+                     std::chrono::milliseconds lease)
     : log_(log),
       locks_(locks),
       catch_up_(catch_up),
@@ -47,9 +47,9 @@ void WritePath::catch_up_aggregate(const std::string& topic, std::int64_t id) {
 std::string WritePath::claim_category(std::int64_t category_id) {
   auto token = events::new_event_id();
   const auto verdict = pool_.run_idempotent([&](redis::Connection& c) {
-    return std::string(redis::as_string(redis::expect_ok(
-        claim_.run(c, {keys_.category(category_id), keys_.claims(category_id)},
-                   {token, std::to_string(lease_.count())}))));
+    return std::string(redis::as_string(
+        redis::expect_ok(claim_.run(c, {keys_.category(category_id), keys_.claims(category_id)},
+                                    {token, std::to_string(lease_.count())}))));
   });
   if (verdict == "missing") {
     throw DomainError(DomainError::Kind::Unprocessable, codes::kUnknownCategory,
@@ -68,8 +68,7 @@ void WritePath::release_claim(std::int64_t category_id, const std::string& token
       return c.command({"ZREM", keys_.claims(category_id), token});
     });
   } catch (const std::exception& e) {
-    spdlog::warn("claim on category {} not released ({}); it expires with its lease", category_id,
-                 e.what());
+    spdlog::warn("claim on category {} not released ({}); it expires with its lease", category_id, e.what());
   }
 }
 
@@ -78,8 +77,8 @@ std::string WritePath::commit(const Event& event, std::int64_t version, es::Lock
   const auto& topic = topic_for(event);
   es::Appended appended;
   try {
-    appended = log_.append({topic, std::string(type_of(event)), aggregate_of(event), version,
-                            encode(event), kSchemaVersion});
+    appended = log_.append(
+        {topic, std::string(type_of(event)), aggregate_of(event), version, encode(event), kSchemaVersion});
   } catch (const kafka::Unavailable& e) {
     if (e.possibly_persisted() && guard != nullptr) {
       guard->mark_uncertain();

@@ -9,9 +9,9 @@ namespace {
 
 void check_transition(PetStatus from, PetStatus to) {
   if (from != to && !can_transition(from, to)) {
-    throw DomainError(DomainError::Kind::Conflict, codes::kIllegalTransition,
-                   "a pet cannot go from " + std::string(to_string(from)) + " to " +
-                       std::string(to_string(to)));
+    throw DomainError(
+        DomainError::Kind::Conflict, codes::kIllegalTransition,
+        "a pet cannot go from " + std::string(to_string(from)) + " to " + std::string(to_string(to)));
   }
 }
 
@@ -26,8 +26,7 @@ std::optional<PetUpdated> decide_replace_pet(const Pet& current, const PetFields
   validate_name("name", fields.name);
   const auto status = fields.status.value_or(current.status);
   check_transition(current.status, status);
-  if (fields.name == current.name && fields.category_id == current.category_id &&
-      status == current.status) {
+  if (fields.name == current.name && fields.category_id == current.category_id && status == current.status) {
     return std::nullopt;
   }
   return PetUpdated{current.id, fields.name, fields.category_id, status};
@@ -41,7 +40,9 @@ std::optional<PetStatusChanged> decide_change_status(const Pet& current, PetStat
   return PetStatusChanged{current.id, current.status, to};
 }
 
-PetDeleted decide_delete_pet(const Pet& current) { return PetDeleted{current.id}; }
+PetDeleted decide_delete_pet(const Pet& current) {
+  return PetDeleted{current.id};
+}
 
 CategoryCreated decide_create_category(std::int64_t id, const CategoryFields& fields) {
   validate_name("name", fields.name);
@@ -62,8 +63,8 @@ std::optional<CategoryUpdated> decide_replace_category(const Category& current,
 CategoryDeleted decide_delete_category(const Category& current) {
   if (current.pet_count > 0) {
     throw DomainError(DomainError::Kind::Conflict, codes::kCategoryInUse,
-                   "category " + std::to_string(current.id) + " is still used by " +
-                       std::to_string(current.pet_count) + " pet(s)");
+                      "category " + std::to_string(current.id) + " is still used by " +
+                          std::to_string(current.pet_count) + " pet(s)");
   }
   return CategoryDeleted{current.id};
 }

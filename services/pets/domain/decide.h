@@ -19,8 +19,7 @@ std::optional<PetStatusChanged> decide_change_status(const Pet& current, PetStat
 PetDeleted decide_delete_pet(const Pet& current);
 
 CategoryCreated decide_create_category(std::int64_t id, const CategoryFields& fields);
-std::optional<CategoryUpdated> decide_replace_category(const Category& current,
-                                                       const CategoryFields& fields);
+std::optional<CategoryUpdated> decide_replace_category(const Category& current, const CategoryFields& fields);
 // Refused (409 category_in_use) while pets still reference the category.
 CategoryDeleted decide_delete_category(const Category& current);
 

@@ -5,14 +5,11 @@
 #include <rapidjson/document.h>
 
 #include "json/writer.h"
+#include "util/overloaded.h"
 
 namespace petstore::pets {
-namespace {
 
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
+namespace {
 
 struct Fields {
   const rapidjson::Document& doc;

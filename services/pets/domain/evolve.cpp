@@ -1,22 +1,15 @@
 #include "domain/evolve.h"
 
+#include "util/overloaded.h"
+
 namespace petstore::pets {
+
 namespace {
 
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-
-void move_pet_between_categories(Catalogue& s, std::int64_t from, std::int64_t to) {
-  if (from == to) {
-    return;
-  }
-  if (auto it = s.categories.find(from); it != s.categories.end()) {
-    --it->second.pet_count;
-  }
-  if (auto it = s.categories.find(to); it != s.categories.end()) {
-    ++it->second.pet_count;
+void count_pet(Catalogue& s, std::int64_t category, std::int64_t delta) {
+  const auto n = s.pet_counts[category] += delta;
+  if (auto it = s.categories.find(category); it != s.categories.end()) {
+    it->second.pet_count = n;
   }
 }
 
@@ -32,13 +25,14 @@ bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::s
   std::visit(Overloaded{
                  [&](const PetCreated& e) {
                    s.pets[id] = Pet{id, e.name, e.category_id, e.status, version, time, time};
-                   if (auto it = s.categories.find(e.category_id); it != s.categories.end()) {
-                     ++it->second.pet_count;
-                   }
+                   count_pet(s, e.category_id, 1);
                  },
                  [&](const PetUpdated& e) {
                    auto& p = s.pets[id];
-                   move_pet_between_categories(s, p.category_id, e.category_id);
+                   if (p.category_id != e.category_id) {
+                     count_pet(s, p.category_id, -1);
+                     count_pet(s, e.category_id, 1);
+                   }
                    p.id = id;
                    p.name = e.name;
                    p.category_id = e.category_id;
@@ -54,14 +48,12 @@ bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::s
                  },
                  [&](const PetDeleted&) {
                    if (auto it = s.pets.find(id); it != s.pets.end()) {
-                     if (auto c = s.categories.find(it->second.category_id); c != s.categories.end()) {
-                       --c->second.pet_count;
-                     }
+                     count_pet(s, it->second.category_id, -1);
                      s.pets.erase(it);
                    }
                  },
                  [&](const CategoryCreated& e) {
-                   s.categories[id] = Category{id, e.name, e.description, version, 0};
+                   s.categories[id] = Category{id, e.name, e.description, version, s.pet_counts[id]};
                  },
                  [&](const CategoryUpdated& e) {
                    auto& c = s.categories[id];

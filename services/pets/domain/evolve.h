@@ -18,6 +18,9 @@ struct Catalogue {
   // Last applied version per aggregate, kept after deletion so that a
   // redelivered old event cannot bring a deleted aggregate back.
   std::map<std::int64_t, std::int64_t> versions;
+  // Pets per category, counted whether or not the category is known yet:
+  // folding several topics gives no order between a pet and its category.
+  std::map<std::int64_t, std::int64_t> pet_counts;
 };
 
 // Applies one event at `version`. An event whose version is not above the

@@ -21,7 +21,8 @@ void add_category_routes(http::Router& router, const RouteDeps& d) {
     http::idempotent_create(req, res, d.idempotency, d.keys.idempotency("categories", ""), d.ids,
                             [&](std::int64_t id, bool resumed) {
                               const auto c = d.categories.create(id, fields, resumed);
-                              return es::StoredResponse{201, to_json(c), "/categories/" + std::to_string(c.id),
+                              return es::StoredResponse{201, to_json(c),
+                                                        "/categories/" + std::to_string(c.id),
                                                         http::etag(c.version)};
                             });
   });
@@ -48,9 +49,8 @@ void add_category_routes(http::Router& router, const RouteDeps& d) {
   router.add("PUT", "/categories/{categoryId}", [d](const httplib::Request& req, httplib::Response& res) {
     const auto id = http::path_id(req, 1, "categoryId");
     const auto fields = parse_category(req, id);
-    send_category(res, 200, d.categories.replace(id, fields, [&req](std::int64_t v) {
-      http::check_if_match(req, v);
-    }));
+    send_category(res, 200,
+                  d.categories.replace(id, fields, [&req](std::int64_t v) { http::check_if_match(req, v); }));
   });
 
   router.add("DELETE", "/categories/{categoryId}", [d](const httplib::Request& req, httplib::Response& res) {

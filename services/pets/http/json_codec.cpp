@@ -51,8 +51,8 @@ void write_category(json::Writer& w, const Category& c) {
 PetStatus parse_status_value(const std::string& text, const char* where) {
   const auto s = parse_status(text);
   if (!s) {
-    invalid(codes::kInvalidValue,
-            std::string(where) + " must be one of available, pending, sold; got '" + text.substr(0, 40) + "'");
+    invalid(codes::kInvalidValue, std::string(where) + " must be one of available, pending, sold; got '" +
+                                      text.substr(0, 40) + "'");
   }
   return *s;
 }

@@ -46,8 +46,8 @@ void add_pet_routes(http::Router& router, const RouteDeps& d) {
     if (const auto s = q.text("status")) {
       filter.status = parse_status(*s);
       if (!filter.status) {
-        throw ApiException(ApiError(400, petstore::codes::kInvalidQuery,
-                                    "status must be one of available, pending, sold"));
+        throw ApiException(
+            ApiError(400, petstore::codes::kInvalidQuery, "status must be one of available, pending, sold"));
       }
     }
     filter.category_id = q.id("categoryId");

@@ -68,11 +68,11 @@ local function index_remove(pet, category, st)
   end
 end
 
+-- Pet counts per category live in one hash, independent of the category's
+-- own record: pets and categories are on different topics, so a replay may
+-- apply a pet before its category exists.
 local function count_pet(category, delta)
-  local ckey = base .. 'cat:' .. category
-  if redis.call('HGET', ckey, 'deleted') == '0' then
-    redis.call('HINCRBY', ckey, 'petCount', delta)
-  end
+  redis.call('HINCRBY', base .. 'cat:counts', category, delta)
 end
 
 if etype == 'io.petstore.pet.created' then
@@ -110,7 +110,7 @@ elseif etype == 'io.petstore.pet.deleted' then
   redis.call('DEL', key)
   redis.call('HSET', key, 'version', version, 'deleted', '1')
 elseif etype == 'io.petstore.category.created' then
-  redis.call('HSET', key, 'name', name, 'version', version, 'petCount', 0, 'deleted', '0')
+  redis.call('HSET', key, 'name', name, 'version', version, 'deleted', '0')
   if has_description then
     redis.call('HSET', key, 'description', description)
   end

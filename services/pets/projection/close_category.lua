@@ -1,6 +1,7 @@
 -- First step of deleting a category: refuses while pets use it or live claims
 -- exist, else marks it closing (no new claims) for the command's lease.
--- KEYS[1] category hash; KEYS[2] its claims set; ARGV[1] lease ms; ARGV[2] '1' to reopen.
+-- KEYS[1] category hash; KEYS[2] its claims set; KEYS[3] pet counts hash;
+-- ARGV[1] lease ms; ARGV[2] '1' to reopen; ARGV[3] category id.
 -- Returns {'ok'}, {'missing'}, {'claimed', n} or {'in_use', n}.
 if ARGV[2] == '1' then
   redis.call('HDEL', KEYS[1], 'closingUntil')
@@ -8,7 +9,7 @@ if ARGV[2] == '1' then
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local c = redis.call('HMGET', KEYS[1], 'deleted', 'petCount')
+local c = {redis.call('HGET', KEYS[1], 'deleted'), redis.call('HGET', KEYS[3], ARGV[3])}
 if c[1] ~= '0' then
   return {'missing'}
 end

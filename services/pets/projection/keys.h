@@ -21,13 +21,15 @@ class PetKeys {
   [[nodiscard]] std::string pet_prefix() const { return space_.key("pet:"); }
   [[nodiscard]] std::string category_prefix() const { return space_.key("cat:"); }
   [[nodiscard]] std::string pet(std::int64_t id) const { return pet_prefix() + std::to_string(id); }
-  [[nodiscard]] std::string category(std::int64_t id) const {
-    return category_prefix() + std::to_string(id);
-  }
+  [[nodiscard]] std::string category(std::int64_t id) const { return category_prefix() + std::to_string(id); }
+  // category id -> number of pets in it (see apply.lua for why it stands alone)
+  [[nodiscard]] std::string pet_counts() const { return space_.key("cat:counts"); }
   [[nodiscard]] std::string claims(std::int64_t category_id) const {
     return category(category_id) + ":claims";
   }
-  [[nodiscard]] std::string pet_lock(std::int64_t id) const { return space_.key("lock:pet:" + std::to_string(id)); }
+  [[nodiscard]] std::string pet_lock(std::int64_t id) const {
+    return space_.key("lock:pet:" + std::to_string(id));
+  }
   [[nodiscard]] std::string category_lock(std::int64_t id) const {
     return space_.key("lock:cat:" + std::to_string(id));
   }

@@ -5,14 +5,11 @@
 #include "embedded/apply.lua.h"
 #include "embedded/skip.lua.h"
 #include "events/envelope.h"
+#include "util/overloaded.h"
 
 namespace petstore::pets {
-namespace {
 
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
+namespace {
 
 struct EventFields {
   std::string name;
@@ -53,14 +50,18 @@ EventFields fields_of(const Event& event) {
   return f;
 }
 
-redis::Args view(const std::vector<std::string>& args) { return {args.begin(), args.end()}; }
+redis::Args view(const std::vector<std::string>& args) {
+  return {args.begin(), args.end()};
+}
 
 }  // namespace
 
 PetsProjection::PetsProjection(PetKeys keys)
     : keys_(std::move(keys)), offsets_key_(keys_.offsets()), apply_(kApplyLua), skip_(kSkipLua) {}
 
-std::vector<const redis::Script*> PetsProjection::scripts() const { return {&apply_, &skip_}; }
+std::vector<const redis::Script*> PetsProjection::scripts() const {
+  return {&apply_, &skip_};
+}
 
 std::vector<std::string> PetsProjection::arguments(const std::string& field, std::int64_t offset,
                                                    const Event& event, std::int64_t version,

@@ -1,17 +1,25 @@
 #include "projection/read_model.h"
 
+#include <array>
+#include <string_view>
+
 #include "embedded/list.lua.h"
 
 namespace petstore::pets {
 namespace {
 
-std::string str(const redisReply& r) { return std::string(redis::as_string(r)); }
+std::string str(const redisReply& r) {
+  return std::string(redis::as_string(r));
+}
 
-bool is_nil(const redisReply& r) { return r.type == REDIS_REPLY_NIL; }
+bool is_nil(const redisReply& r) {
+  return r.type == REDIS_REPLY_NIL;
+}
 
 // Field order shared by the single and list reads.
-const redis::Args kPetFields = {"name", "categoryId", "status", "version", "createdAt", "updatedAt", "deleted"};
-const redis::Args kCategoryFields = {"name", "description", "version", "petCount", "deleted"};
+constexpr std::array<std::string_view, 7> kPetFields = {"name",      "categoryId", "status", "version",
+                                                        "createdAt", "updatedAt",  "deleted"};
+constexpr std::array<std::string_view, 4> kCategoryFields = {"name", "description", "version", "deleted"};
 
 std::optional<Pet> pet_from(std::int64_t id, redisReply* const* v) {
   if (is_nil(*v[0]) || str(*v[6]) != "0") {
@@ -28,8 +36,9 @@ std::optional<Pet> pet_from(std::int64_t id, redisReply* const* v) {
   return p;
 }
 
+// Lists do not show pet counts, so only the single read fetches them.
 std::optional<Category> category_from(std::int64_t id, redisReply* const* v) {
-  if (is_nil(*v[0]) || str(*v[4]) != "0") {
+  if (is_nil(*v[0]) || str(*v[3]) != "0") {
     return std::nullopt;
   }
   Category c;
@@ -39,11 +48,11 @@ std::optional<Category> category_from(std::int64_t id, redisReply* const* v) {
     c.description = str(*v[1]);
   }
   c.version = redis::as_integer(*v[2]);
-  c.pet_count = redis::as_integer(*v[3]);
   return c;
 }
 
-redis::Args hmget(const std::string& key, const redis::Args& fields) {
+template <size_t N>
+redis::Args hmget(const std::string& key, const std::array<std::string_view, N>& fields) {
   redis::Args args{"HMGET", key};
   args.insert(args.end(), fields.begin(), fields.end());
   return args;
@@ -69,7 +78,8 @@ Page<T> page_from(const redis::Reply& reply, size_t field_count, std::int64_t li
 
 }  // namespace
 
-ReadModel::ReadModel(redis::Pool& pool, PetKeys keys) : pool_(pool), keys_(std::move(keys)), list_(kListLua) {}
+ReadModel::ReadModel(redis::Pool& pool, PetKeys keys)
+    : pool_(pool), keys_(std::move(keys)), list_(kListLua) {}
 
 std::optional<Pet> ReadModel::pet(redis::Connection& conn, std::int64_t id) {
   const auto reply = conn.command(hmget(keys_.pet(id), kPetFields));
@@ -77,8 +87,15 @@ std::optional<Pet> ReadModel::pet(redis::Connection& conn, std::int64_t id) {
 }
 
 std::optional<Category> ReadModel::category(redis::Connection& conn, std::int64_t id) {
-  const auto reply = conn.command(hmget(keys_.category(id), kCategoryFields));
-  return category_from(id, redis::expect_ok(reply).element);
+  conn.append(hmget(keys_.category(id), kCategoryFields));
+  conn.append({"HGET", keys_.pet_counts(), std::to_string(id)});
+  const auto fields = conn.next_reply();
+  const auto count = conn.next_reply();
+  auto category = category_from(id, redis::expect_ok(fields).element);
+  if (category) {
+    category->pet_count = redis::as_integer(redis::expect_ok(count));
+  }
+  return category;
 }
 
 std::optional<Pet> ReadModel::pet(std::int64_t id) {

@@ -25,7 +25,10 @@ int free_port() {
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   addr.sin_port = 0;
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    close(fd);
+    throw std::runtime_error("cannot find a free port");
+  }
   socklen_t len = sizeof(addr);
   getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
   close(fd);
@@ -40,7 +43,9 @@ ServiceProcess::ServiceProcess(std::string binary, std::map<std::string, std::st
   spawn();
 }
 
-ServiceProcess::~ServiceProcess() { stop(); }
+ServiceProcess::~ServiceProcess() {
+  stop();
+}
 
 void ServiceProcess::spawn() {
   std::map<std::string, std::string> merged;
@@ -53,10 +58,13 @@ void ServiceProcess::spawn() {
     merged[k] = v;
   }
   std::vector<std::string> strings;
+  strings.reserve(merged.size());
   for (const auto& [k, v] : merged) {
-    strings.push_back(k + "=" + v);
+    strings.push_back(k);
+    strings.back().append("=").append(v);
   }
   std::vector<char*> envp;
+  envp.reserve(strings.size() + 1);
   for (auto& s : strings) {
     envp.push_back(s.data());
   }
@@ -139,10 +147,8 @@ std::string ServiceProcess::log_tail() const {
   return all.size() > 4000 ? all.substr(all.size() - 4000) : all;
 }
 
-PetsDeployment::PetsDeployment(int replicas, std::map<std::string, std::string> extra_env)
-    : prefix_(unique_name("t")),
-      pets_topic_(prefix_ + ".pets"),
-      categories_topic_(prefix_ + ".categories") {
+PetsDeployment::PetsDeployment(int replicas, const std::map<std::string, std::string>& extra_env)
+    : prefix_(unique_name("t")), pets_topic_(prefix_ + ".pets"), categories_topic_(prefix_ + ".categories") {
   create_topic(pets_topic_, 6);
   create_topic(categories_topic_, 3);
   const auto& s = Stack::get();

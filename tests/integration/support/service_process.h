@@ -48,7 +48,7 @@ int free_port();
 // prefix and consumer group, and `replicas` processes sharing them.
 class PetsDeployment {
  public:
-  explicit PetsDeployment(int replicas, std::map<std::string, std::string> extra_env = {});
+  explicit PetsDeployment(int replicas, const std::map<std::string, std::string>& extra_env = {});
 
   [[nodiscard]] ServiceProcess& replica(size_t i) { return *replicas_.at(i); }
   [[nodiscard]] size_t size() const { return replicas_.size(); }

@@ -15,8 +15,9 @@ namespace {
 std::string required(const char* name) {
   const char* v = std::getenv(name);
   if (v == nullptr || *v == '\0') {
-    throw std::runtime_error(std::string(name) +
-                             " is not set: run integration tests through scripts/test, which starts the broker and Redis");
+    throw std::runtime_error(
+        std::string(name) +
+        " is not set: run integration tests through scripts/test, which starts the broker and Redis");
   }
   return v;
 }
@@ -54,8 +55,12 @@ void create_topic(const std::string& name, int partitions) {
   control("/topics", R"({"name":")" + name + R"(","partitions":)" + std::to_string(partitions) + "}");
 }
 
-void broker_down(int broker) { control("/brokers/" + std::to_string(broker) + "/down", ""); }
-void broker_up(int broker) { control("/brokers/" + std::to_string(broker) + "/up", ""); }
+void broker_down(int broker) {
+  control("/brokers/" + std::to_string(broker) + "/down", "");
+}
+void broker_up(int broker) {
+  control("/brokers/" + std::to_string(broker) + "/up", "");
+}
 
 void move_leader(const std::string& topic, int partition, int broker) {
   control("/leader", R"({"topic":")" + topic + R"(","partition":)" + std::to_string(partition) +
@@ -105,7 +110,8 @@ std::vector<kafka::Message> read_topic(const std::string& topic) {
       const char* name = nullptr;
       const void* value = nullptr;
       size_t size = 0;
-      for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
+      for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
+           ++i) {
         msg.headers.push_back({name, std::string(static_cast<const char*>(value), size)});
       }
     }

@@ -13,11 +13,11 @@ namespace petstore::testing {
 // The one broker and one Redis that scripts/test starts for the whole run,
 // found through the environment it exports.
 struct Stack {
-  std::string kafka_brokers;   // PETSTORE_TEST_KAFKA_BROKERS
+  std::string kafka_brokers;  // PETSTORE_TEST_KAFKA_BROKERS
   std::string redis_host = "127.0.0.1";
-  int redis_port = 0;          // PETSTORE_TEST_REDIS_PORT
+  int redis_port = 0;  // PETSTORE_TEST_REDIS_PORT
   std::string control_host = "127.0.0.1";
-  int control_port = 0;        // PETSTORE_TEST_MOCK_CONTROL_PORT
+  int control_port = 0;  // PETSTORE_TEST_MOCK_CONTROL_PORT
 
   static const Stack& get();
 };

@@ -31,7 +31,9 @@ TEST(DecideCreatePet, DefaultsToAvailable) {
 TEST(DecideCreatePet, RefusesBadNames) {
   EXPECT_EQ(kind_of([] { decide_create_pet(1, {"", 3, {}}); }), DomainError::Kind::Invalid);
   EXPECT_EQ(kind_of([] { decide_create_pet(1, {"   ", 3, {}}); }), DomainError::Kind::Invalid);
-  EXPECT_EQ(kind_of([] { decide_create_pet(1, {std::string(101, 'a'), 3, {}}); }),
+  EXPECT_EQ(kind_of([] {
+              decide_create_pet(1, {std::string(101, 'a'), 3, {}});
+            }),
             DomainError::Kind::Invalid);
   EXPECT_EQ(kind_of([] { decide_create_pet(1, {"a\nb", 3, {}}); }), DomainError::Kind::Invalid);
 }
@@ -58,7 +60,9 @@ TEST(DecideReplacePet, KeepsStatusWhenAbsent) {
 }
 
 TEST(DecideReplacePet, EnforcesTheStateMachine) {
-  EXPECT_EQ(kind_of([] { decide_replace_pet(rex(PetStatus::Sold), {"Rex", 3, PetStatus::Available}); }),
+  EXPECT_EQ(kind_of([] {
+              decide_replace_pet(rex(PetStatus::Sold), {"Rex", 3, PetStatus::Available});
+            }),
             DomainError::Kind::Conflict);
 }
 

@@ -44,3 +44,17 @@ TEST(Evolve, MovingAPetMovesTheCount) {
 
 }  // namespace
 }  // namespace petstore::pets
+
+namespace petstore::pets {
+namespace {
+
+TEST(Evolve, PetCountsDoNotDependOnTopicOrder) {
+  // Replaying two topics gives no order between a pet and its category.
+  Catalogue s;
+  evolve(s, PetCreated{3, "Rex", 1, PetStatus::Available}, 1, "t");
+  evolve(s, CategoryCreated{1, "Dogs", std::nullopt}, 1, "t");
+  EXPECT_EQ(s.categories[1].pet_count, 1);
+}
+
+}  // namespace
+}  // namespace petstore::pets

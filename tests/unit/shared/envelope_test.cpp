@@ -17,7 +17,9 @@ kafka::Message as_message(const kafka::Record& r) {
 }
 
 TEST(Envelope, RoundTripsThroughKafkaHeaders) {
-  Envelope e{new_event_id(), "io.petstore.pet.created", "/petstore/pets", 42, 3, "2026-11-22T01:02:03.004Z", 1, R"({"id":42})"};
+  Envelope e{
+      new_event_id(), "io.petstore.pet.created", "/petstore/pets", 42, 3, "2026-11-22T01:02:03.004Z", 1,
+      R"({"id":42})"};
   const auto record = to_record("t", e);
   EXPECT_EQ(record.key, "42");
   EXPECT_EQ(*as_message(record).header("ce_sequence"), "0000000000000000003");

@@ -8,7 +8,7 @@ namespace {
 TEST(Utf8, CountsCodePoints) {
   EXPECT_EQ(code_points(""), 0U);
   EXPECT_EQ(code_points("abc"), 3U);
-  EXPECT_EQ(code_points("\xC3\xBC"), 1U);          // ü
+  EXPECT_EQ(code_points("\xC3\xBC"), 1U);           // ü
   EXPECT_EQ(code_points("\xF0\x9F\x90\x95x"), 2U);  // dog emoji + x
 }
 

@@ -1,0 +1,82 @@
+// The OpenAPI document and the services' route tables must name the same
+// operations: a served route missing from the document, or a documented one
+// no service serves, fails here.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <set>
+
+#include "config/service_config.h"
+#include "service.h"
+
+namespace petstore {
+namespace {
+
+using Operations = std::set<std::string>;  // "GET /pets/{petId}"
+
+YAML::Node load_document() {
+  return YAML::LoadFile(std::string(PETSTORE_SOURCE_DIR) + "/schemas/openapi.yaml");
+}
+
+Operations documented(const YAML::Node& doc) {
+  Operations ops;
+  for (const auto& path : doc["paths"]) {
+    for (const auto& op : path.second) {
+      auto method = op.first.as<std::string>();
+      if (method == "parameters") {
+        continue;
+      }
+      std::transform(method.begin(), method.end(), method.begin(), ::toupper);
+      ops.insert(method + " " + path.first.as<std::string>());
+    }
+  }
+  return ops;
+}
+
+Operations served_by_pets() {
+  // Constructing the service opens no connection; only its route table is used.
+  const auto cfg = config::ServiceConfig::from_env(
+      config::Env(std::map<std::string, std::string>{{"KAFKA_BROKERS", "127.0.0.1:1"}}), "pets", 0);
+  const pets::PetsService service(cfg, pets::Topics{});
+  Operations ops;
+  for (const auto& r : service.router().routes()) {
+    ops.insert(r.method + " " + r.path);
+  }
+  return ops;
+}
+
+TEST(OpenApi, DocumentAndServedRoutesAgree) {
+  const auto doc = documented(load_document());
+  const auto served = served_by_pets();
+  for (const auto& op : served) {
+    EXPECT_TRUE(doc.contains(op)) << op << " is served but not in schemas/openapi.yaml";
+  }
+  for (const auto& op : doc) {
+    EXPECT_TRUE(served.contains(op)) << op << " is documented but no service serves it";
+  }
+}
+
+TEST(OpenApi, VersionsTagsDeprecationAndStability) {
+  const auto doc = load_document();
+  EXPECT_EQ(doc["openapi"].as<std::string>(), "3.0.3");
+  EXPECT_EQ(doc["info"]["version"].as<std::string>(), "1.0.0");
+  const auto get_pet = doc["paths"]["/pets/{petId}"]["get"];
+  EXPECT_TRUE(get_pet["deprecated"].as<bool>());
+  EXPECT_EQ(get_pet["x-sunset"].as<std::string>(), "2027-07-01");
+  for (const auto& path : doc["paths"]) {
+    for (const auto& op : path.second) {
+      if (op.first.as<std::string>() == "parameters") {
+        continue;
+      }
+      const auto tag = op.second["tags"][0].as<std::string>();
+      EXPECT_TRUE(tag == "Pets" || tag == "Store" || tag == "Operations") << path.first;
+      if (op.second["x-stability"]) {
+        const auto s = op.second["x-stability"].as<std::string>();
+        EXPECT_TRUE(s == "experimental" || s == "beta") << path.first << ": " << s;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace petstore

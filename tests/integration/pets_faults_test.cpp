@@ -1,0 +1,143 @@
+// Broker and Redis trouble: injected with the mock broker's control API and
+// Redis' CLIENT PAUSE. Clients get 503 with Retry-After and a clear code, and
+// a refused write leaves no trace in the log or the read model.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "support/http_json.h"
+#include "support/service_process.h"
+#include "support/stack.h"
+
+namespace petstore::testing {
+namespace {
+
+class PetsFaults : public ::testing::Test {
+ protected:
+  // Default Kafka timeouts (a leader move or a retried produce must succeed
+  // well within them); a short Redis timeout so a stall is seen quickly.
+  static void SetUpTestSuite() {
+    deployment_ =
+        std::make_unique<PetsDeployment>(1, std::map<std::string, std::string>{{"REDIS_TIMEOUT_MS", "300"}});
+  }
+  static void TearDownTestSuite() { deployment_.reset(); }
+  void SetUp() override {
+    http_ = deployment_->replica(0).client();
+    category_ = id_of(post_json(*http_, "/categories", R"({"name":"Dogs"})"));
+  }
+  httplib::Result create(const std::string& name) {
+    return post_json(*http_, "/pets",
+                     R"({"name":")" + name + R"(","categoryId":)" + std::to_string(category_) + "}");
+  }
+  bool listed(const std::string& name) {
+    return http_->Get(("/pets?limit=100&categoryId=" + std::to_string(category_)).c_str())->body.find(name) !=
+           std::string::npos;
+  }
+
+  static std::unique_ptr<PetsDeployment> deployment_;
+  std::unique_ptr<httplib::Client> http_;
+  std::int64_t category_ = 0;
+};
+
+std::unique_ptr<PetsDeployment> PetsFaults::deployment_;
+
+TEST_F(PetsFaults, BrokerDownMeans503ForWritesWhileReadsGoOn) {
+  // Its own deployment, with a short delivery timeout so the refusal is quick.
+  PetsDeployment d(1, {{"KAFKA_DELIVERY_TIMEOUT_MS", "1500"}, {"COMMAND_LEASE_MS", "3000"}});
+  auto http = d.replica(0).client();
+  const auto category = std::to_string(id_of(post_json(*http, "/categories", R"({"name":"Dogs"})")));
+  const auto create = [&](const std::string& name) {
+    return post_json(*http, "/pets", R"({"name":")" + name + R"(","categoryId":)" + category + "}");
+  };
+  const auto existing = id_of(create("before"));
+  for (int b = 1; b <= 3; ++b) {
+    broker_down(b);
+  }
+  const auto name = unique_name("lost");
+  const auto r = create(name);
+  for (int b = 1; b <= 3; ++b) {
+    broker_up(b);
+  }
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 503) << r->body;
+  EXPECT_EQ(error_code(r), "broker_unavailable");
+  EXPECT_EQ(r->get_header_value("Retry-After"), "1");
+
+  EXPECT_EQ(http->Get(("/pets/" + std::to_string(existing) + "/profile").c_str())->status, 200);
+  EXPECT_EQ(http->Get(("/pets?limit=100&categoryId=" + category).c_str())->body.find(name),
+            std::string::npos);
+
+  // Once the brokers are back, writes succeed again and the refused one
+  // never shows up.
+  httplib::Result again = create("after");
+  for (int i = 0; i < 50 && (!again || again->status != 201); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    again = create("after");
+  }
+  EXPECT_EQ(again->status, 201);
+  for (const auto& m : read_topic(d.pets_topic())) {
+    EXPECT_EQ(m.value.find(name), std::string::npos) << "a refused write reached the log";
+  }
+}
+
+TEST_F(PetsFaults, RetriableProduceErrorsAreRetriedByTheIdempotentProducer) {
+  const auto& s = Stack::get();
+  httplib::Client control(s.control_host, s.control_port);
+  // Produce (API key 0) fails twice with NOT_ENOUGH_REPLICAS (19).
+  ASSERT_EQ(control.Post("/errors", R"({"apiKey":0,"errors":[19,19]})", "application/json")->status, 204);
+  const auto r = create("retried");
+  EXPECT_EQ(r->status, 201) << r->body;
+  const auto id = std::to_string(id_of(r));
+  int copies = 0;
+  for (const auto& m : read_topic(deployment_->pets_topic())) {
+    copies += m.key == id ? 1 : 0;
+  }
+  EXPECT_EQ(copies, 1) << "retries must not duplicate the event";
+}
+
+TEST_F(PetsFaults, PartitionLeadersMovingUnderWritesLoseNothing) {
+  std::atomic<bool> done{false};
+  std::thread mover([&] {
+    for (int round = 0; !done && round < 6; ++round) {
+      for (int p = 0; p < 6; ++p) {
+        move_leader(deployment_->pets_topic(), p, 1 + (round + p) % 3);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  int created = 0;
+  for (int i = 0; i < 40; ++i) {
+    const auto r = create("moving" + std::to_string(i));
+    created += r && r->status == 201 ? 1 : 0;
+  }
+  done = true;
+  mover.join();
+  EXPECT_EQ(created, 40);
+}
+
+TEST_F(PetsFaults, StalledRedisMeans503WithinTheDeadlineAndNoHalfWrite) {
+  const auto existing = id_of(create("before-pause"));
+  std::thread pauser([] { redis_command({"CLIENT", "PAUSE", "2000", "ALL"}); });
+  pauser.join();
+  const auto started = std::chrono::steady_clock::now();
+  const auto read = http_->Get(("/pets/" + std::to_string(existing) + "/profile").c_str());
+  const auto took = std::chrono::steady_clock::now() - started;
+  const auto name = unique_name("paused");
+  const auto write = create(name);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->status, 503);
+  EXPECT_EQ(error_code(read), "store_unavailable");
+  EXPECT_EQ(read->get_header_value("Retry-After"), "1");
+  EXPECT_LT(took, std::chrono::milliseconds(1500)) << "a stalled Redis must not stall requests";
+  EXPECT_EQ(write->status, 503);
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(2200));
+  EXPECT_EQ(http_->Get(("/pets/" + std::to_string(existing) + "/profile").c_str())->status, 200);
+  EXPECT_FALSE(listed(name));
+  for (const auto& m : read_topic(deployment_->pets_topic())) {
+    EXPECT_EQ(m.value.find(name), std::string::npos) << "a refused write reached the log";
+  }
+}
+
+}  // namespace
+}  // namespace petstore::testing
