@@ -17,6 +17,7 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.http = http::ServerOptions::from_env(env, default_port);
   c.redis.host = env.str("REDIS_HOST", "127.0.0.1");
   c.redis.port = static_cast<int>(env.integer("REDIS_PORT", 6379, 1, 65535));
+  c.redis.unix_socket = env.str("REDIS_SOCKET", "");
   c.redis.command_timeout = env.millis("REDIS_TIMEOUT_MS", std::chrono::milliseconds(1000));
   c.redis.connect_timeout = c.redis.command_timeout;
   c.redis_pool_idle = static_cast<size_t>(env.integer("REDIS_POOL_IDLE", 64, 1, 4096));

@@ -21,7 +21,7 @@ struct ServiceConfig {
   redis::Endpoint redis;
   size_t redis_pool_idle = 64;
   std::string kafka_brokers;
-  int kafka_linger_ms = 1;
+  int kafka_linger_ms = 2;
   int kafka_delivery_timeout_ms = 5000;
   int kafka_fetch_wait_max_ms = 10;
   std::chrono::milliseconds command_lease{10'000};

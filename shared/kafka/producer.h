@@ -34,7 +34,7 @@ struct Position {
 struct ProducerSettings {
   std::string bootstrap_servers;
   std::string client_id;
-  int linger_ms = 1;
+  int linger_ms = 2;
   int delivery_timeout_ms = 5000;
 };
 

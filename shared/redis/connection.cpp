@@ -29,18 +29,24 @@ struct ArgvView {
 }  // namespace
 
 Connection::Connection(const Endpoint& endpoint) {
-  ctx_.reset(
-      redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, to_timeval(endpoint.connect_timeout)));
+  const auto timeout = to_timeval(endpoint.connect_timeout);
+  ctx_.reset(endpoint.unix_socket.empty()
+                 ? redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, timeout)
+                 : redisConnectUnixWithTimeout(endpoint.unix_socket.c_str(), timeout));
   if (!ctx_) {
     throw Unavailable("redis: out of memory creating a connection");
   }
   if (ctx_->err != 0) {
-    throw Unavailable("redis " + endpoint.host + ":" + std::to_string(endpoint.port) + ": " + ctx_->errstr);
+    const auto where = endpoint.unix_socket.empty() ? endpoint.host + ":" + std::to_string(endpoint.port)
+                                                    : endpoint.unix_socket;
+    throw Unavailable("redis " + where + ": " + ctx_->errstr);
   }
   if (redisSetTimeout(ctx_.get(), to_timeval(endpoint.command_timeout)) != REDIS_OK) {
     throw Unavailable("redis: cannot set the command timeout");
   }
-  redisEnableKeepAlive(ctx_.get());
+  if (endpoint.unix_socket.empty()) {
+    redisEnableKeepAlive(ctx_.get());
+  }
 }
 
 void Connection::fail(const char* what) {
