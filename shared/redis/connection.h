@@ -37,12 +37,12 @@ struct ContextDeleter {
 struct Endpoint {
   std::string host = "127.0.0.1";
   int port = 6379;
-  // When set, connect over this Unix socket instead of TCP (a Redis on the
-  // same host): fewer kernel steps per command than loopback TCP.
-  std::string unix_socket;
   std::chrono::milliseconds connect_timeout{500};
   // Bounds every command, so a slow Redis turns into an error, not a stall.
   std::chrono::milliseconds command_timeout{1000};
+  // When set, connect over this Unix socket instead of TCP (a Redis on the
+  // same host): fewer kernel steps per command than loopback TCP.
+  std::string unix_socket;
 };
 
 using Args = std::vector<std::string_view>;

@@ -133,6 +133,27 @@ TEST_F(PetsConsistency, ConflictingUpdatesOnTwoReplicasKeepEveryHistoryValid) {
   expect_read_model_equals_fold(d, log);
 }
 
+TEST_F(PetsConsistency, AWriteAcknowledgedByOneReplicaIsReadableAtOnceOnTheOther) {
+  PetsDeployment d(2);
+  auto a = d.replica(0).client();
+  auto b = d.replica(1).client();
+  const auto category = std::to_string(id_of(post_json(*a, "/categories", R"({"name":"Dogs"})")));
+  for (int i = 0; i < 30; ++i) {
+    auto& writer = i % 2 == 0 ? *a : *b;
+    auto& reader = i % 2 == 0 ? *b : *a;
+    const auto created = post_json(writer, "/pets", R"({"name":"p","categoryId":)" + category + "}");
+    ASSERT_EQ(created->status, 201);
+    const auto path = "/pets/" + std::to_string(id_of(created));
+    ASSERT_EQ(reader.Get((path + "/profile").c_str())->status, 200)
+        << "create not visible on the other replica";
+    ASSERT_EQ(put_json(writer, path + "/status", R"({"status":"pending"})")->status, 200);
+    EXPECT_STREQ(parse(reader.Get((path + "/profile").c_str())->body)["status"].GetString(), "pending");
+    ASSERT_EQ(writer.Delete(path.c_str())->status, 204);
+    EXPECT_EQ(reader.Get((path + "/profile").c_str())->status, 404)
+        << "delete not visible on the other replica";
+  }
+}
+
 TEST_F(PetsConsistency, StaleLockOfADeadHolderIsTakenOverAndALiveOneIsRespected) {
   PetsDeployment d(1, {{"LOCK_WAIT_MS", "400"}});
   auto http = d.replica(0).client();

@@ -126,8 +126,11 @@ std::vector<kafka::Message> read_topic(const std::string& topic) {
 
 std::vector<std::string> redis_command(const std::vector<std::string>& args) {
   const auto& s = Stack::get();
-  redis::Connection conn(redis::Endpoint{s.redis_host, s.redis_port, std::chrono::milliseconds(1000),
-                                         std::chrono::milliseconds(5000)});
+  redis::Endpoint endpoint;
+  endpoint.host = s.redis_host;
+  endpoint.port = s.redis_port;
+  endpoint.command_timeout = std::chrono::milliseconds(5000);
+  redis::Connection conn(endpoint);
   const auto reply = conn.command(redis::Args(args.begin(), args.end()));
   const auto& r = redis::expect_ok(reply);
   std::vector<std::string> out;
@@ -135,9 +138,13 @@ std::vector<std::string> redis_command(const std::vector<std::string>& args) {
     for (size_t i = 0; i < r.elements; ++i) {
       out.emplace_back(redis::as_string(*r.element[i]));
     }
-  } else if (r.type == REDIS_REPLY_INTEGER) {
+    return out;
+  }
+  if (r.type == REDIS_REPLY_INTEGER) {
     out.push_back(std::to_string(r.integer));
-  } else if (r.type != REDIS_REPLY_NIL) {
+    return out;
+  }
+  if (r.type != REDIS_REPLY_NIL) {
     out.emplace_back(redis::as_string(r));
   }
   return out;
