@@ -31,11 +31,12 @@ wait_until() {
   done
 }
 
-# start_redis <port>
+# start_redis <port> [unix socket path]
 start_redis() {
-  local port=$1
+  local port=$1 socket=${2:-}
   port_busy "$port" && die "port $port is in use; set REDIS_PORT to a free port"
   redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+    ${socket:+--unixsocket "$socket" --unixsocketperm 700} \
     --daemonize yes --pidfile "$RUN_DIR/redis.pid" --logfile "$RUN_DIR/redis.log" --dir "$RUN_DIR"
   wait_until 10 "redis on port $port" redis-cli -p "$port" ping
 }

@@ -26,20 +26,18 @@ int main() {
     pets::PetsService service(cfg, pets::topics_from(env));
     service.start();
 
-    const auto server = http::make_server(cfg.http);
-    service.router().install(*server);
-    if (!server->bind_to_port(cfg.http.host, cfg.http.port)) {
-      throw std::runtime_error("cannot listen on " + cfg.http.host + ":" + std::to_string(cfg.http.port));
-    }
+    http::Server server(cfg.http);
+    service.router().install(server.raw());
+    server.bind();
     std::thread stopper([&server, &stop_signals] {
       int sig = 0;
       sigwait(&stop_signals, &sig);
       spdlog::info("signal {}: stopping", sig);
-      server->stop();
+      server.stop();
     });
     spdlog::info("pets listening on http://{}:{} (kafka {}, redis {}:{})", cfg.http.host, cfg.http.port,
                  cfg.kafka_brokers, cfg.redis.host, cfg.redis.port);
-    server->listen_after_bind();
+    server.serve();
     stopper.join();
     return 0;
   } catch (const std::exception& e) {

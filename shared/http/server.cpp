@@ -1,14 +1,19 @@
 #include "http/server.h"
 
+#include <sys/socket.h>
+
 #include <condition_variable>
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
 namespace petstore::http {
 namespace {
+
+constexpr int kListenBacklog = 4096;
 
 // httplib's own ThreadPool queues without limit; this one blocks the accept
 // loop instead, so a burst cannot grow memory without bound.
@@ -88,19 +93,41 @@ ServerOptions ServerOptions::from_env(const config::Env& env, int default_port) 
   return o;
 }
 
-std::unique_ptr<httplib::Server> make_server(const ServerOptions& options) {
-  auto server = std::make_unique<httplib::Server>();
-  server->new_task_queue = [threads = options.threads, queued = options.max_queued]() -> httplib::TaskQueue* {
+Server::Server(ServerOptions options)
+    : options_(std::move(options)), server_(std::make_unique<httplib::Server>()) {
+  auto* server = server_.get();
+  const auto& o = options_;
+  server->new_task_queue = [threads = o.threads, queued = o.max_queued]() -> httplib::TaskQueue* {
     // httplib takes ownership of the queue it asks for and deletes it.
     return std::make_unique<BoundedThreadPool>(threads, queued).release();
   };
   server->set_tcp_nodelay(true);
-  server->set_keep_alive_max_count(options.keep_alive_max_requests);
-  server->set_keep_alive_timeout(options.keep_alive_timeout_s);
-  server->set_read_timeout(options.read_timeout_s, 0);
-  server->set_write_timeout(options.write_timeout_s, 0);
-  server->set_payload_max_length(options.max_body_bytes);
-  return server;
+  server->set_keep_alive_max_count(o.keep_alive_max_requests);
+  server->set_keep_alive_timeout(o.keep_alive_timeout_s);
+  server->set_read_timeout(o.read_timeout_s, 0);
+  server->set_write_timeout(o.write_timeout_s, 0);
+  server->set_payload_max_length(o.max_body_bytes);
+  // Replaces httplib's default options (SO_REUSEADDR), and remembers the
+  // listening socket so bind() can widen its backlog.
+  server->set_socket_options([fd = listen_fd_](socket_t sock) {
+    const int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    *fd = sock;
+  });
+}
+
+void Server::bind() {
+  if (!server_->bind_to_port(options_.host, options_.port)) {
+    throw std::runtime_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port));
+  }
+  // Listening again on a listening socket only changes its backlog.
+  if (*listen_fd_ >= 0 && ::listen(*listen_fd_, kListenBacklog) != 0) {
+    throw std::runtime_error("cannot widen the listen backlog");
+  }
+}
+
+void Server::serve() {
+  server_->listen_after_bind();
 }
 
 }  // namespace petstore::http

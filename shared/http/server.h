@@ -31,7 +31,24 @@ struct ServerOptions {
 
 // An httplib::Server tuned for an API service: TCP_NODELAY on (Nagle would add
 // 40 ms to small keep-alive responses), a large worker pool with a bounded
-// queue, long keep-alive, and the body size limit.
-std::unique_ptr<httplib::Server> make_server(const ServerOptions& options);
+// queue, long keep-alive, the body size limit, and a listen backlog of 4096
+// instead of the 5 compiled into Debian's cpp-httplib (with 5, a burst of
+// new connections overflows the SYN queue and waits for a 1 s retransmit).
+class Server {
+ public:
+  explicit Server(ServerOptions options);
+
+  [[nodiscard]] httplib::Server& raw() { return *server_; }
+  // Binds host:port; throws if it cannot.
+  void bind();
+  // Serves until stop() is called from another thread.
+  void serve();
+  void stop() { server_->stop(); }
+
+ private:
+  ServerOptions options_;
+  std::unique_ptr<httplib::Server> server_;
+  std::shared_ptr<int> listen_fd_ = std::make_shared<int>(-1);
+};
 
 }  // namespace petstore::http
