@@ -5,7 +5,7 @@ FROM debian:bookworm AS build
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       build-essential cmake pkg-config \
       librdkafka-dev libhiredis-dev libcpp-httplib-dev rapidjson-dev libspdlog-dev libfmt-dev \
-      libssl-dev zlib1g-dev libbrotli-dev \
+      libssl-dev zlib1g-dev libbrotli-dev libjemalloc-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
@@ -18,7 +18,8 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DPETSTORE_BUILD_TESTS=OFF \
 
 FROM debian:bookworm-slim
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      librdkafka1 libhiredis0.14 libcpp-httplib0.11 libspdlog1.10 libfmt9 libssl3 curl ca-certificates \
+      librdkafka1 libhiredis0.14 libcpp-httplib0.11 libspdlog1.10 libfmt9 libssl3 libjemalloc2 \
+      curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --no-create-home petstore
 COPY --from=build /build/services/pets/pets /usr/local/bin/pets

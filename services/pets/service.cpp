@@ -15,6 +15,7 @@ PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
       topics_(std::move(topics)),
       keys_(cfg.prefix),
       pool_(cfg.redis, cfg.redis_pool_idle),
+      reads_(cfg.redis),
       producer_(cfg.producer()),
       lease_(pool_, cfg.prefix, std::chrono::seconds(30)),
       ids_(0, ids::system_unix_ms),
@@ -23,7 +24,7 @@ PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
       locks_(pool_, cfg.command_lease, cfg.lock_wait),
       catch_up_(producer_, pool_, keys_.offsets(), cfg.catch_up_timeout),
       idempotency_(pool_, cfg.command_lease, std::chrono::hours(24)),
-      read_(pool_, keys_),
+      read_(reads_, keys_),
       write_(log_, locks_, catch_up_, pool_, read_, projection_, keys_, topics_, cfg.command_lease),
       pet_commands_(write_),
       category_commands_(write_) {

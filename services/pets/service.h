@@ -36,6 +36,7 @@ class PetsService {
   Topics topics_;
   PetKeys keys_;
   redis::Pool pool_;
+  redis::Multiplexer reads_;
   kafka::Producer producer_;
   ids::WorkerLease lease_;
   ids::IdGenerator ids_;

@@ -21,6 +21,7 @@ class Script {
   void load(Connection& conn) const;
 
   [[nodiscard]] const std::string& sha() const { return sha_; }
+  [[nodiscard]] const std::string& source() const { return source_; }
 
  private:
   Args command(std::string_view verb, std::string_view body, const Args& keys, const Args& args,

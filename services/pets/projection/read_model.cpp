@@ -78,19 +78,13 @@ Page<T> page_from(const redis::Reply& reply, size_t field_count, std::int64_t li
 
 }  // namespace
 
-ReadModel::ReadModel(redis::Pool& pool, PetKeys keys)
-    : pool_(pool), keys_(std::move(keys)), list_(kListLua) {}
+ReadModel::ReadModel(redis::Multiplexer& reads, PetKeys keys)
+    : reads_(reads), keys_(std::move(keys)), list_(kListLua) {}
 
-std::optional<Pet> ReadModel::pet(redis::Connection& conn, std::int64_t id) {
-  const auto reply = conn.command(hmget(keys_.pet(id), kPetFields));
-  return pet_from(id, redis::expect_ok(reply).element);
-}
+namespace {
 
-std::optional<Category> ReadModel::category(redis::Connection& conn, std::int64_t id) {
-  conn.append(hmget(keys_.category(id), kCategoryFields));
-  conn.append({"HGET", keys_.pet_counts(), std::to_string(id)});
-  const auto fields = conn.next_reply();
-  const auto count = conn.next_reply();
+std::optional<Category> category_with_count(std::int64_t id, const redis::Reply& fields,
+                                            const redis::Reply& count) {
   auto category = category_from(id, redis::expect_ok(fields).element);
   if (category) {
     category->pet_count = redis::as_integer(redis::expect_ok(count));
@@ -98,12 +92,18 @@ std::optional<Category> ReadModel::category(redis::Connection& conn, std::int64_
   return category;
 }
 
+}  // namespace
+
 std::optional<Pet> ReadModel::pet(std::int64_t id) {
-  return pool_.run_idempotent([&](redis::Connection& c) { return pet(c, id); });
+  const auto reply = reads_.command(hmget(keys_.pet(id), kPetFields));
+  return pet_from(id, redis::expect_ok(reply).element);
 }
 
 std::optional<Category> ReadModel::category(std::int64_t id) {
-  return pool_.run_idempotent([&](redis::Connection& c) { return category(c, id); });
+  const auto id_text = std::to_string(id);
+  const auto replies =
+      reads_.commands({hmget(keys_.category(id), kCategoryFields), {"HGET", keys_.pet_counts(), id_text}});
+  return category_with_count(id, replies[0], replies[1]);
 }
 
 Page<Pet> ReadModel::pets(const PetFilter& filter, const http::PageRequest& page) {
@@ -122,7 +122,7 @@ Page<Pet> ReadModel::pets(const PetFilter& filter, const http::PageRequest& page
   const auto prefix = keys_.pet_prefix();
   redis::Args args{after, fetch, prefix};
   args.insert(args.end(), kPetFields.begin(), kPetFields.end());
-  const auto reply = pool_.run_idempotent([&](redis::Connection& c) { return list_.run(c, {index}, args); });
+  const auto reply = reads_.script(list_, {index}, args);
   return page_from<Pet>(reply, kPetFields.size(), page.limit, pet_from);
 }
 
@@ -132,8 +132,7 @@ Page<Category> ReadModel::categories(const http::PageRequest& page) {
   const auto prefix = keys_.category_prefix();
   redis::Args args{after, fetch, prefix};
   args.insert(args.end(), kCategoryFields.begin(), kCategoryFields.end());
-  const auto reply = pool_.run_idempotent(
-      [&](redis::Connection& c) { return list_.run(c, {keys_.all_categories()}, args); });
+  const auto reply = reads_.script(list_, {keys_.all_categories()}, args);
   return page_from<Category>(reply, kCategoryFields.size(), page.limit, category_from);
 }
 

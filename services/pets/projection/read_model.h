@@ -7,6 +7,7 @@
 #include "domain/pet.h"
 #include "http/request.h"
 #include "projection/keys.h"
+#include "redis/multiplexer.h"
 #include "redis/pool.h"
 #include "redis/script.h"
 
@@ -23,22 +24,19 @@ struct PetFilter {
   std::optional<std::int64_t> category_id;
 };
 
-// Queries against the Redis read model; every read is one round trip.
+// Queries against the Redis read model; every read is one round trip over
+// the shared pipelined connection (redis::Multiplexer).
 class ReadModel {
  public:
-  ReadModel(redis::Pool& pool, PetKeys keys);
+  ReadModel(redis::Multiplexer& reads, PetKeys keys);
 
   std::optional<Pet> pet(std::int64_t id);
   std::optional<Category> category(std::int64_t id);
   Page<Pet> pets(const PetFilter& filter, const http::PageRequest& page);
   Page<Category> categories(const http::PageRequest& page);
 
-  // For the write path, on a connection it already holds.
-  std::optional<Pet> pet(redis::Connection& conn, std::int64_t id);
-  std::optional<Category> category(redis::Connection& conn, std::int64_t id);
-
  private:
-  redis::Pool& pool_;
+  redis::Multiplexer& reads_;
   PetKeys keys_;
   redis::Script list_;
 };
