@@ -25,7 +25,8 @@ PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
       catch_up_(producer_, pool_, keys_.offsets(), cfg.catch_up_timeout),
       idempotency_(pool_, cfg.command_lease, std::chrono::hours(24)),
       read_(reads_, keys_),
-      write_(log_, locks_, catch_up_, pool_, read_, projection_, keys_, topics_, cfg.command_lease),
+      write_(log_, locks_, catch_up_, pool_, read_, projection_, keys_, topics_, cfg.command_lease,
+             std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms)),
       pet_commands_(write_),
       category_commands_(write_) {
   const RouteDeps deps{pet_commands_, category_commands_, read_, idempotency_, ids_, keys_};

@@ -56,11 +56,12 @@ AggregateLock::AggregateLock(redis::Pool& pool, std::chrono::milliseconds lease,
     : pool_(pool), lease_(lease), wait_(wait), acquire_(kAcquire), release_(kRelease), poison_(kPoison) {}
 
 AggregateLock::Held AggregateLock::acquire(const std::string& key) {
-  Held held{key, events::new_event_id(), false};
+  Held held{key, events::new_event_id(), false, {}};
   const auto lease = std::to_string(lease_.count());
   const auto give_up = std::chrono::steady_clock::now() + wait_;
   auto pause = std::chrono::microseconds(200);
   for (;;) {
+    held.lease_end = std::chrono::steady_clock::now() + lease_;
     const auto reply = pool_.run_idempotent([&](redis::Connection& c) {
       return acquire_.run(c, {key}, {held.token, lease});
     });

@@ -20,6 +20,11 @@ class AggregateLock {
     std::string key;
     std::string token;
     bool previous_holder_died = false;
+    // When the lease ends, by this process' clock: measured from before the
+    // acquire request, so it is never later than the lease end Redis keeps.
+    // Everything done under the lock must finish by then, or another holder
+    // may take over while this one still acts.
+    std::chrono::steady_clock::time_point lease_end;
   };
 
   AggregateLock(redis::Pool& pool, std::chrono::milliseconds lease, std::chrono::milliseconds wait);

@@ -11,16 +11,20 @@ CatchUp::CatchUp(kafka::Producer& producer, redis::Pool& pool, std::string offse
                  std::chrono::milliseconds timeout)
     : producer_(producer), pool_(pool), offsets_key_(std::move(offsets_key)), timeout_(timeout) {}
 
-void CatchUp::partition_end(const std::string& topic, std::int32_t partition) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+CatchUp::Deadline CatchUp::bounded(Deadline deadline) const {
+  return std::min(deadline, std::chrono::steady_clock::now() + timeout_);
+}
+
+void CatchUp::partition_end(const std::string& topic, std::int32_t partition, Deadline deadline) {
+  deadline = bounded(deadline);
   const auto end = producer_.end_offset(topic, partition, static_cast<int>(timeout_.count()));
   if (end > 0) {
     wait_applied(topic, partition, end - 1, deadline);
   }
 }
 
-void CatchUp::topic_end(const std::string& topic) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+void CatchUp::topic_end(const std::string& topic, Deadline deadline) {
+  deadline = bounded(deadline);
   const auto n = producer_.partitions(topic);
   for (std::int32_t p = 0; p < n; ++p) {
     const auto end = producer_.end_offset(topic, p, static_cast<int>(timeout_.count()));
@@ -35,7 +39,7 @@ void CatchUp::through(const std::string& topic, std::int32_t partition, std::int
 }
 
 void CatchUp::wait_applied(const std::string& topic, std::int32_t partition, std::int64_t offset,
-                           std::chrono::steady_clock::time_point deadline) {
+                           Deadline deadline) {
   const auto field = topic + ":" + std::to_string(partition);
   auto pause = std::chrono::microseconds(500);
   for (;;) {

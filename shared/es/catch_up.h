@@ -18,16 +18,19 @@ class CatchUp {
   CatchUp(kafka::Producer& producer, redis::Pool& pool, std::string offsets_key,
           std::chrono::milliseconds timeout);
 
-  // Everything appended to the partition so far is applied.
-  void partition_end(const std::string& topic, std::int32_t partition);
+  using Deadline = std::chrono::steady_clock::time_point;
+
+  // Everything appended to the partition so far is applied. Waits until the
+  // configured timeout or `deadline` (a lock's lease end), whichever is first.
+  void partition_end(const std::string& topic, std::int32_t partition, Deadline deadline = Deadline::max());
   // Every partition of the topic, to its current end.
-  void topic_end(const std::string& topic);
+  void topic_end(const std::string& topic, Deadline deadline = Deadline::max());
   // The record at `offset` (and all before it) is applied.
   void through(const std::string& topic, std::int32_t partition, std::int64_t offset);
 
  private:
-  void wait_applied(const std::string& topic, std::int32_t partition, std::int64_t offset,
-                    std::chrono::steady_clock::time_point deadline);
+  void wait_applied(const std::string& topic, std::int32_t partition, std::int64_t offset, Deadline deadline);
+  [[nodiscard]] Deadline bounded(Deadline deadline) const;
 
   kafka::Producer& producer_;
   redis::Pool& pool_;

@@ -179,6 +179,49 @@ TEST_F(PetsConsistency, StaleLockOfADeadHolderIsTakenOverAndALiveOneIsRespected)
   redis_command({"DEL", lock});
 }
 
+TEST_F(PetsConsistency, AHolderWhoseCatchUpOutlastsItsLeaseDoesNotAppend) {
+  // Lease 3 s, appends bounded at 1 s, catch-up allowed 10 s: without bounding
+  // the catch-up by the lease, two holders could both wait it out and both
+  // append the same version.
+  PetsDeployment d(1, {{"COMMAND_LEASE_MS", "3000"},
+                       {"KAFKA_DELIVERY_TIMEOUT_MS", "1000"},
+                       {"CATCH_UP_TIMEOUT_MS", "10000"},
+                       {"LOCK_WAIT_MS", "8000"}});
+  auto http = d.replica(0).client();
+  const auto category = std::to_string(id_of(post_json(*http, "/categories", R"({"name":"Dogs"})")));
+  const auto pet = id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + category + "}"));
+  const auto path = "/pets/" + std::to_string(pet) + "/status";
+
+  // Make the read model look behind the log (the projection is idle, so it
+  // will not move these positions), and leave a dead holder's lock behind.
+  const auto offsets = d.redis_key_base() + "proj:offsets";
+  const auto saved = redis_command({"HGETALL", offsets});
+  for (size_t i = 0; i + 1 < saved.size(); i += 2) {
+    redis_command({"HSET", offsets, saved[i], "-1"});
+  }
+  redis_command({"SET", d.redis_key_base() + "lock:pet:" + std::to_string(pet), "dead|1"});
+
+  int first = 0;
+  int second = 0;
+  std::thread a([&] { first = put_json(*d.replica(0).client(), path, R"({"status":"pending"})")->status; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  std::thread b([&] { second = put_json(*d.replica(0).client(), path, R"({"status":"sold"})")->status; });
+  // The second request takes the lock over when the first one's lease ends
+  // (3 s); only then does the read model "catch up".
+  std::this_thread::sleep_for(std::chrono::milliseconds(4000));
+  for (size_t i = 0; i + 1 < saved.size(); i += 2) {
+    redis_command({"HSET", offsets, saved[i], saved[i + 1]});
+  }
+  a.join();
+  b.join();
+
+  EXPECT_EQ(first, 503) << "the first holder's lease ended while it waited; it must not append";
+  EXPECT_EQ(second, 200);
+  const auto log = fold_topics({d.categories_topic(), d.pets_topic()});
+  EXPECT_TRUE(log.violations.empty()) << log.violations.front();
+  EXPECT_EQ(log.versions.at(pet), (std::vector<std::int64_t>{1, 2}));
+}
+
 TEST_F(PetsConsistency, AReplicaKilledMidStreamLeavesTheLogValidAndTheReadModelConverges) {
   PetsDeployment d(2, {{"KAFKA_DELIVERY_TIMEOUT_MS", "1500"}, {"COMMAND_LEASE_MS", "3000"}});
   auto http = d.replica(1).client();

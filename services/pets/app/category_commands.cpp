@@ -99,7 +99,7 @@ void CategoryCommands::remove(std::int64_t id, const Precondition& precondition)
   try {
     // A pet created by a replica that died after appending is in the log but
     // maybe not in Redis: decide on a read model that has the whole topic.
-    write_.catch_up().topic_end(write_.topics().pets);
+    write_.catch_up().topic_end(write_.topics().pets, guard.held().lease_end);
     category = current(id);
     event = decide_delete_category(category);
   } catch (...) {

@@ -4,13 +4,15 @@
 
 #include "domain/errors.h"
 #include "embedded/claims.lua.h"
+#include "error/api_error.h"
+#include "error/codes.h"
 #include "kafka/handles.h"
 
 namespace petstore::pets {
 
 WritePath::WritePath(es::EventLog& log, es::AggregateLock& locks, es::CatchUp& catch_up, redis::Pool& pool,
                      ReadModel& read, PetsProjection& projection, PetKeys keys, Topics topics,
-                     std::chrono::milliseconds lease)
+                     std::chrono::milliseconds lease, std::chrono::milliseconds delivery_timeout)
     : log_(log),
       locks_(locks),
       catch_up_(catch_up),
@@ -20,6 +22,7 @@ WritePath::WritePath(es::EventLog& log, es::AggregateLock& locks, es::CatchUp& c
       keys_(std::move(keys)),
       topics_(std::move(topics)),
       lease_(lease),
+      delivery_timeout_(delivery_timeout),
       claim_(kClaimsLua) {}
 
 const std::string& WritePath::topic_for(const Event& e) const {
@@ -31,7 +34,7 @@ es::AggregateLock::Held WritePath::lock(const std::string& lock_key, const std::
   auto held = locks_.acquire(lock_key);
   if (held.previous_holder_died) {
     try {
-      catch_up_aggregate(topic, id);
+      catch_up_aggregate(topic, id, held.lease_end);
     } catch (...) {
       locks_.poison(held);
       throw;
@@ -40,8 +43,9 @@ es::AggregateLock::Held WritePath::lock(const std::string& lock_key, const std::
   return held;
 }
 
-void WritePath::catch_up_aggregate(const std::string& topic, std::int64_t id) {
-  catch_up_.partition_end(topic, log_.partition_of(topic, id));
+void WritePath::catch_up_aggregate(const std::string& topic, std::int64_t id,
+                                   es::CatchUp::Deadline deadline) {
+  catch_up_.partition_end(topic, log_.partition_of(topic, id), deadline);
 }
 
 std::string WritePath::claim_category(std::int64_t category_id) {
@@ -75,6 +79,14 @@ void WritePath::release_claim(std::int64_t category_id, const std::string& token
 std::string WritePath::commit(const Event& event, std::int64_t version, es::LockGuard* guard,
                               const std::string& claim_token) {
   const auto& topic = topic_for(event);
+  // Margin for the delivery report to reach us after the broker's answer.
+  constexpr auto kMargin = std::chrono::milliseconds(250);
+  if (guard != nullptr &&
+      std::chrono::steady_clock::now() + delivery_timeout_ + kMargin > guard->held().lease_end) {
+    throw ApiException(ApiError(503, petstore::codes::kProjectionLagging,
+                                "the read model took too long to catch up; nothing was written, retry")
+                           .retry_after(1));
+  }
   es::Appended appended;
   try {
     appended = log_.append(

@@ -32,7 +32,7 @@ class WritePath {
  public:
   WritePath(es::EventLog& log, es::AggregateLock& locks, es::CatchUp& catch_up, redis::Pool& pool,
             ReadModel& read, PetsProjection& projection, PetKeys keys, Topics topics,
-            std::chrono::milliseconds lease);
+            std::chrono::milliseconds lease, std::chrono::milliseconds delivery_timeout);
 
   [[nodiscard]] const std::string& topic_for(const Event& e) const;
   [[nodiscard]] const Topics& topics() const { return topics_; }
@@ -47,8 +47,10 @@ class WritePath {
   // the read model to the end of the aggregate's partition.
   es::AggregateLock::Held lock(const std::string& lock_key, const std::string& topic, std::int64_t id);
 
-  // Brings the read model to the end of the aggregate's partition.
-  void catch_up_aggregate(const std::string& topic, std::int64_t id);
+  // Brings the read model to the end of the aggregate's partition, waiting
+  // no longer than `deadline` (a held lock's lease end).
+  void catch_up_aggregate(const std::string& topic, std::int64_t id,
+                          es::CatchUp::Deadline deadline = es::CatchUp::Deadline::max());
 
   // Reserves `category_id` for a pet being created in or moved to it; 422
   // unknown_category or 409 category_closing when it cannot be. Returns the
@@ -58,8 +60,9 @@ class WritePath {
 
   // Appends the event at `version` and applies it to the read model. When the
   // outcome is uncertain (the append may have happened but is not applied)
-  // `guard` is marked so the next lock holder catches up. Returns the event
-  // time.
+  // `guard` is marked so the next lock holder catches up. Under a lock, the
+  // append only starts if it is sure to finish (delivery timeout) before the
+  // lease ends; otherwise 503 and nothing is appended. Returns the event time.
   std::string commit(const Event& event, std::int64_t version, es::LockGuard* guard,
                      const std::string& claim_token = "");
 
@@ -73,6 +76,7 @@ class WritePath {
   PetKeys keys_;
   Topics topics_;
   std::chrono::milliseconds lease_;
+  std::chrono::milliseconds delivery_timeout_;
   redis::Script claim_;
 };
 
