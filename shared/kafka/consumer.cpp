@@ -105,30 +105,35 @@ std::vector<Message> Consumer::poll(size_t max, std::chrono::milliseconds wait) 
       }
       continue;
     }
-    Message msg;
-    msg.topic = rd_kafka_topic_name(m->rkt);
-    msg.partition = m->partition;
-    msg.offset = m->offset;
-    if (m->key != nullptr) {
-      msg.key.assign(static_cast<const char*>(m->key), m->key_len);
-    }
-    if (m->payload != nullptr) {
-      msg.value.assign(static_cast<const char*>(m->payload), m->len);
-    }
-    rd_kafka_headers_t* hdrs = nullptr;
-    if (rd_kafka_message_headers(m.get(), &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-      const char* name = nullptr;
-      const void* value = nullptr;
-      size_t size = 0;
-      for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
-           ++i) {
-        msg.headers.push_back(
-            {name, value == nullptr ? std::string() : std::string(static_cast<const char*>(value), size)});
-      }
-    }
-    out.push_back(std::move(msg));
+    out.push_back(to_message(*m));
   }
   return out;
+}
+
+Message to_message(const rd_kafka_message_t& m) {
+  Message msg;
+  msg.topic = rd_kafka_topic_name(m.rkt);
+  msg.partition = m.partition;
+  msg.offset = m.offset;
+  if (m.key != nullptr) {
+    msg.key.assign(static_cast<const char*>(m.key), m.key_len);
+  }
+  if (m.payload != nullptr) {
+    msg.value.assign(static_cast<const char*>(m.payload), m.len);
+  }
+  rd_kafka_headers_t* hdrs = nullptr;
+  // librdkafka's accessor takes a non-const message but only reads it.
+  if (rd_kafka_message_headers(const_cast<rd_kafka_message_t*>(&m), &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    const char* name = nullptr;
+    const void* value = nullptr;
+    size_t size = 0;
+    for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
+         ++i) {
+      msg.headers.push_back(
+          {name, value == nullptr ? std::string() : std::string(static_cast<const char*>(value), size)});
+    }
+  }
+  return msg;
 }
 
 void Consumer::applied(const Message& m) {

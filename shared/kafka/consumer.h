@@ -23,6 +23,9 @@ struct Message {
   [[nodiscard]] const std::string* header(std::string_view name) const;
 };
 
+// Copies a consumed librdkafka message (key, value, headers) into a Message.
+Message to_message(const rd_kafka_message_t& m);
+
 struct TopicPartition {
   std::string topic;
   std::int32_t partition = 0;

@@ -107,18 +107,23 @@ void expect_read_model_equals_fold(PetsDeployment& d, const FoldedLog& log) {
   }
 }
 
+std::vector<std::int64_t> create_pets(httplib::Client& http, std::int64_t category, int n) {
+  std::vector<std::int64_t> pets;
+  pets.reserve(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    pets.push_back(
+        id_of(post_json(http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}")));
+  }
+  return pets;
+}
+
 class PetsConsistency : public ::testing::Test {};
 
 TEST_F(PetsConsistency, ConflictingUpdatesOnTwoReplicasKeepEveryHistoryValid) {
   PetsDeployment d(2);
   auto http = d.replica(0).client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
-  std::vector<std::int64_t> pets;
-  pets.reserve(3);
-  for (int i = 0; i < 3; ++i) {
-    pets.push_back(
-        id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}")));
-  }
+  const auto pets = create_pets(*http, category, 3);
 
   const auto acks = conflicting_writes(d, pets, category, 8, 25);
   ASSERT_GT(acks.size(), 100U);
@@ -226,12 +231,7 @@ TEST_F(PetsConsistency, AReplicaKilledMidStreamLeavesTheLogValidAndTheReadModelC
   PetsDeployment d(2, {{"KAFKA_DELIVERY_TIMEOUT_MS", "1500"}, {"COMMAND_LEASE_MS", "3000"}});
   auto http = d.replica(1).client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
-  std::vector<std::int64_t> pets;
-  pets.reserve(3);
-  for (int i = 0; i < 3; ++i) {
-    pets.push_back(
-        id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}")));
-  }
+  const auto pets = create_pets(*http, category, 3);
   std::atomic<int> failures{0};
   std::atomic<int> progress{0};
   std::thread killer([&] {

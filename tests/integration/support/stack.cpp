@@ -99,23 +99,7 @@ std::vector<kafka::Message> read_topic(const std::string& topic) {
     if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       continue;
     }
-    kafka::Message msg;
-    msg.topic = topic;
-    msg.partition = m->partition;
-    msg.offset = m->offset;
-    msg.key.assign(static_cast<const char*>(m->key), m->key_len);
-    msg.value.assign(static_cast<const char*>(m->payload), m->len);
-    rd_kafka_headers_t* hdrs = nullptr;
-    if (rd_kafka_message_headers(m.get(), &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-      const char* name = nullptr;
-      const void* value = nullptr;
-      size_t size = 0;
-      for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
-           ++i) {
-        msg.headers.push_back({name, std::string(static_cast<const char*>(value), size)});
-      }
-    }
-    out.push_back(std::move(msg));
+    out.push_back(kafka::to_message(*m));
   }
   if (at_end < partitions) {
     throw std::runtime_error("could not read topic " + topic + " to its end");
