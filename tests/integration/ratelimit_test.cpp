@@ -1,0 +1,98 @@
+// The limiter's script against the real Redis: exact quotas under
+// concurrency, denied requests cost nothing, bans start, end and double.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "ratelimit/limiter.h"
+#include "support/stack.h"
+
+namespace petstore::testing {
+namespace {
+
+using Verdict = ratelimit::Counters::Verdict;
+
+redis::Endpoint test_redis() {
+  redis::Endpoint e;
+  e.host = Stack::get().redis_host;
+  e.port = Stack::get().redis_port;
+  return e;
+}
+
+class RateLimit : public ::testing::Test {
+ protected:
+  redis::Pool pool_{test_redis(), 32};
+  std::string prefix_ = unique_name("rl");
+};
+
+TEST_F(RateLimit, ConcurrentClientsNeverGetMoreThanTheQuota) {
+  ratelimit::Limiter limiter(pool_, prefix_, ratelimit::BanPolicy{1'000'000, 60, 60, 60, 60});
+  const ratelimit::Limits limits{1'000'000, 50};
+  std::atomic<int> admitted{0};
+  std::vector<std::thread> clients;
+  clients.reserve(16);
+  for (int t = 0; t < 16; ++t) {
+    clients.emplace_back([&] {
+      for (int i = 0; i < 10; ++i) {
+        admitted += limiter.check("key-a", limits).verdict == Verdict::Admitted ? 1 : 0;
+      }
+    });
+  }
+  for (auto& c : clients) {
+    c.join();
+  }
+  EXPECT_EQ(admitted.load(), 50);
+}
+
+TEST_F(RateLimit, DeniedRequestsConsumeNoQuotaAndTellWhenToComeBack) {
+  ratelimit::Limiter limiter(pool_, prefix_, ratelimit::BanPolicy{1'000'000, 60, 60, 60, 60});
+  const ratelimit::Limits limits{3, 100, 3600, 86400};  // an hour-long window: no rollover mid-test
+  for (int i = 0; i < 3; ++i) {
+    const auto d = limiter.check("key-b", limits);
+    ASSERT_EQ(d.verdict, Verdict::Admitted);
+    EXPECT_EQ(d.remaining, 2 - i);
+  }
+  for (int i = 0; i < 5; ++i) {
+    const auto d = limiter.check("key-b", limits);
+    EXPECT_EQ(d.verdict, Verdict::Denied);
+    EXPECT_GE(d.retry_after, 1);
+    EXPECT_LE(d.retry_after, 60);
+  }
+  // The day window counted only the three admitted requests.
+  const auto day = redis_command({"GET", prefix_ + ":rl:{key-b}:d"});
+  EXPECT_EQ(day.at(0), "3");
+}
+
+TEST_F(RateLimit, AClientThatWaitsForRetryAfterIsAdmitted) {
+  ratelimit::Limiter limiter(pool_, prefix_, ratelimit::BanPolicy{1'000'000, 60, 60, 60, 60});
+  const ratelimit::Limits short_windows{2, 1000, 2, 3600};  // 2 requests per 2 s
+  while (limiter.check("key-c", short_windows).verdict == Verdict::Admitted) {
+  }
+  const auto denied = limiter.check("key-c", short_windows);
+  ASSERT_EQ(denied.verdict, Verdict::Denied);
+  std::this_thread::sleep_for(std::chrono::seconds(denied.retry_after));
+  EXPECT_EQ(limiter.check("key-c", short_windows).verdict, Verdict::Admitted);
+}
+
+TEST_F(RateLimit, BansStartAfterRepeatedDenialsLiftOnTimeAndDouble) {
+  ratelimit::Limiter limiter(pool_, prefix_, ratelimit::BanPolicy{3, 10, 1, 8, 600});
+  const ratelimit::Limits one{1, 1000, 3600, 86400};
+  ASSERT_EQ(limiter.check("key-d", one).verdict, Verdict::Admitted);
+  EXPECT_EQ(limiter.check("key-d", one).verdict, Verdict::Denied);
+  EXPECT_EQ(limiter.check("key-d", one).verdict, Verdict::Denied);
+  auto banned = limiter.check("key-d", one);  // third denial
+  ASSERT_EQ(banned.verdict, Verdict::Banned);
+  EXPECT_EQ(banned.retry_after, 1);
+  EXPECT_EQ(limiter.check("key-d", one).verdict, Verdict::Banned);
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_NE(limiter.check("key-d", one).verdict, Verdict::Banned);  // lifted (still over quota)
+  limiter.check("key-d", one);
+  banned = limiter.check("key-d", one);
+  ASSERT_EQ(banned.verdict, Verdict::Banned);
+  EXPECT_EQ(banned.retry_after, 2) << "a repeat offence doubles the ban";
+}
+
+}  // namespace
+}  // namespace petstore::testing
