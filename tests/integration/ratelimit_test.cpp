@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <ctime>
 #include <thread>
 
 #include "ratelimit/limiter.h"
@@ -56,8 +57,11 @@ TEST_F(RateLimit, DeniedRequestsConsumeNoQuotaAndTellWhenToComeBack) {
   for (int i = 0; i < 5; ++i) {
     const auto d = limiter.check("key-b", limits);
     EXPECT_EQ(d.verdict, Verdict::Denied);
+    // Come back when the exhausted hour-long window resets, not before.
+    const auto seconds_to_reset = d.reset_unix - std::time(nullptr);
     EXPECT_GE(d.retry_after, 1);
-    EXPECT_LE(d.retry_after, 60);
+    EXPECT_LE(d.retry_after, 3600);
+    EXPECT_NEAR(static_cast<double>(d.retry_after), static_cast<double>(seconds_to_reset), 2.0);
   }
   // The day window counted only the three admitted requests.
   const auto day = redis_command({"GET", prefix_ + ":rl:{key-b}:d"});
