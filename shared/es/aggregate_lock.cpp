@@ -1,12 +1,11 @@
 #include "es/aggregate_lock.h"
 
-#include <thread>
-
 #include <spdlog/spdlog.h>
 
 #include "error/api_error.h"
 #include "error/codes.h"
 #include "events/envelope.h"
+#include "util/backoff.h"
 
 namespace petstore::es {
 namespace {
@@ -59,28 +58,27 @@ AggregateLock::Held AggregateLock::acquire(const std::string& key) {
   Held held{key, events::new_event_id(), false, {}};
   const auto lease = std::to_string(lease_.count());
   const auto give_up = std::chrono::steady_clock::now() + wait_;
-  auto pause = std::chrono::microseconds(200);
-  for (;;) {
+  const bool taken = util::retry_until(give_up, std::chrono::microseconds(200), [&] {
     held.lease_end = std::chrono::steady_clock::now() + lease_;
     const auto reply = pool_.run_idempotent([&](redis::Connection& c) {
       return acquire_.run(c, {key}, {held.token, lease});
     });
     const auto& r = redis::expect_ok(reply);
-    if (redis::as_integer(*r.element[0]) == 1) {
-      held.previous_holder_died = redis::as_integer(*r.element[1]) == 1;
-      if (held.previous_holder_died) {
-        spdlog::warn("lock {}: previous holder's lease ran out; catching up before deciding", key);
-      }
-      return held;
+    if (redis::as_integer(*r.element[0]) != 1) {
+      return false;  // element[1] is then the other holder's remaining lease
     }
-    if (std::chrono::steady_clock::now() + pause > give_up) {
-      throw ApiException(
-          ApiError(409, codes::kConcurrentUpdate, "another request is changing this resource; retry")
-              .retry_after(1));
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(20'000));
+    held.previous_holder_died = redis::as_integer(*r.element[1]) == 1;
+    return true;
+  });
+  if (!taken) {
+    throw ApiException(
+        ApiError(409, codes::kConcurrentUpdate, "another request is changing this resource; retry")
+            .retry_after(1));
   }
+  if (held.previous_holder_died) {
+    spdlog::warn("lock {}: previous holder's lease ran out; catching up before deciding", key);
+  }
+  return held;
 }
 
 void AggregateLock::release(const Held& held) noexcept {

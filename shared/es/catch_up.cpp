@@ -1,9 +1,8 @@
 #include "es/catch_up.h"
 
-#include <thread>
-
 #include "error/api_error.h"
 #include "error/codes.h"
+#include "util/backoff.h"
 
 namespace petstore::es {
 
@@ -41,22 +40,17 @@ void CatchUp::through(const std::string& topic, std::int32_t partition, std::int
 void CatchUp::wait_applied(const std::string& topic, std::int32_t partition, std::int64_t offset,
                            Deadline deadline) {
   const auto field = topic + ":" + std::to_string(partition);
-  auto pause = std::chrono::microseconds(500);
-  for (;;) {
+  const bool caught_up = util::retry_until(deadline, std::chrono::microseconds(500), [&] {
     const auto applied = pool_.run_idempotent([&](redis::Connection& c) {
       const auto reply = c.command({"HGET", offsets_key_, field});
       return reply->type == REDIS_REPLY_NIL ? std::int64_t{-1} : redis::as_integer(redis::expect_ok(reply));
     });
-    if (applied >= offset) {
-      return;
-    }
-    if (std::chrono::steady_clock::now() + pause > deadline) {
-      throw ApiException(
-          ApiError(503, codes::kProjectionLagging, "the read model is behind the event log; retry shortly")
-              .retry_after(1));
-    }
-    std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(20'000));
+    return applied >= offset;
+  });
+  if (!caught_up) {
+    throw ApiException(
+        ApiError(503, codes::kProjectionLagging, "the read model is behind the event log; retry shortly")
+            .retry_after(1));
   }
 }
 
