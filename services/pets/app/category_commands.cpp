@@ -19,15 +19,6 @@ namespace {
 
 CategoryCommands::CategoryCommands(WritePath& write) : write_(write), close_(kCloseCategoryLua) {}
 
-Category CategoryCommands::current(std::int64_t id) {
-  auto category = write_.read().category(id);
-  if (!category) {
-    throw DomainError(DomainError::Kind::NotFound, codes::kCategoryNotFound,
-                      "category " + std::to_string(id) + " does not exist");
-  }
-  return *std::move(category);
-}
-
 Category CategoryCommands::create(std::int64_t id, const CategoryFields& fields, bool resumed) {
   const auto event = decide_create_category(id, fields);
   if (resumed) {
@@ -44,7 +35,7 @@ Category CategoryCommands::replace(std::int64_t id, const CategoryFields& fields
                                    const Precondition& precondition) {
   es::LockGuard guard(write_.locks(),
                       write_.lock(write_.keys().category_lock(id), write_.topics().categories, id));
-  auto category = current(id);
+  auto category = write_.read().require_category(id);
   precondition(category.version);
   const auto event = decide_replace_category(category, fields);
   if (!event) {
@@ -65,7 +56,7 @@ void CategoryCommands::close(std::int64_t id) {
   });
   const auto& r = redis::expect_ok(reply);
   const auto verdict = redis::as_string(*r.element[0]);
-  if (verdict == "missing") {
+  if (verdict == "missing") {  // deleted between our read and this step
     throw DomainError(DomainError::Kind::NotFound, codes::kCategoryNotFound,
                       "category " + std::to_string(id) + " does not exist");
   }
@@ -91,7 +82,7 @@ void CategoryCommands::reopen(std::int64_t id) noexcept {
 void CategoryCommands::remove(std::int64_t id, const Precondition& precondition) {
   es::LockGuard guard(write_.locks(),
                       write_.lock(write_.keys().category_lock(id), write_.topics().categories, id));
-  const auto before = current(id);
+  const auto before = write_.read().require_category(id);
   precondition(before.version);
   close(id);
   Category category;
@@ -100,7 +91,7 @@ void CategoryCommands::remove(std::int64_t id, const Precondition& precondition)
     // A pet created by a replica that died after appending is in the log but
     // maybe not in Redis: decide on a read model that has the whole topic.
     write_.catch_up().topic_end(write_.topics().pets, guard.held().lease_end);
-    category = current(id);
+    category = write_.read().require_category(id);
     event = decide_delete_category(category);
   } catch (...) {
     reopen(id);

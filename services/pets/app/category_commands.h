@@ -21,7 +21,6 @@ class CategoryCommands {
   void remove(std::int64_t id, const Precondition& precondition);
 
  private:
-  Category current(std::int64_t id);
   void close(std::int64_t id);
   void reopen(std::int64_t id) noexcept;
 

@@ -18,15 +18,6 @@ Pet with_event(Pet pet, const PetUpdated& e, std::int64_t version, const std::st
 
 }  // namespace
 
-Pet PetCommands::current(std::int64_t id) {
-  auto pet = write_.read().pet(id);
-  if (!pet) {
-    throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
-                      "pet " + std::to_string(id) + " does not exist");
-  }
-  return *std::move(pet);
-}
-
 Pet PetCommands::create(std::int64_t id, const PetFields& fields, bool resumed) {
   const auto event = decide_create_pet(id, fields);
   if (resumed) {
@@ -50,7 +41,7 @@ Pet PetCommands::create(std::int64_t id, const PetFields& fields, bool resumed) 
 
 Pet PetCommands::replace(std::int64_t id, const PetFields& fields, const Precondition& precondition) {
   es::LockGuard guard(write_.locks(), write_.lock(write_.keys().pet_lock(id), write_.topics().pets, id));
-  auto pet = current(id);
+  auto pet = write_.read().require_pet(id);
   precondition(pet.version);
   const auto event = decide_replace_pet(pet, fields);
   if (!event) {
@@ -75,7 +66,7 @@ Pet PetCommands::replace(std::int64_t id, const PetFields& fields, const Precond
 
 Pet PetCommands::change_status(std::int64_t id, PetStatus status, const Precondition& precondition) {
   es::LockGuard guard(write_.locks(), write_.lock(write_.keys().pet_lock(id), write_.topics().pets, id));
-  auto pet = current(id);
+  auto pet = write_.read().require_pet(id);
   precondition(pet.version);
   const auto event = decide_change_status(pet, status);
   if (!event) {
@@ -89,7 +80,7 @@ Pet PetCommands::change_status(std::int64_t id, PetStatus status, const Precondi
 
 void PetCommands::remove(std::int64_t id, const Precondition& precondition) {
   es::LockGuard guard(write_.locks(), write_.lock(write_.keys().pet_lock(id), write_.topics().pets, id));
-  const auto pet = current(id);
+  const auto pet = write_.read().require_pet(id);
   precondition(pet.version);
   write_.commit(decide_delete_pet(pet), pet.version + 1, &guard);
 }

@@ -21,8 +21,6 @@ class PetCommands {
   void remove(std::int64_t id, const Precondition& precondition);
 
  private:
-  Pet current(std::int64_t id);
-
   WritePath& write_;
 };
 

@@ -37,13 +37,7 @@ void add_category_routes(http::Router& router, const RouteDeps& d) {
   });
 
   router.add("GET", "/categories/{categoryId}", [d](const httplib::Request& req, httplib::Response& res) {
-    const auto id = http::path_id(req, 1, "categoryId");
-    const auto category = d.read.category(id);
-    if (!category) {
-      throw DomainError(DomainError::Kind::NotFound, codes::kCategoryNotFound,
-                        "category " + std::to_string(id) + " does not exist");
-    }
-    send_category(res, 200, *category);
+    send_category(res, 200, d.read.require_category(http::path_id(req, 1, "categoryId")));
   });
 
   router.add("PUT", "/categories/{categoryId}", [d](const httplib::Request& req, httplib::Response& res) {

@@ -18,15 +18,6 @@ Precondition if_match(const httplib::Request& req) {
   return [&req](std::int64_t version) { http::check_if_match(req, version); };
 }
 
-Pet existing_pet(ReadModel& read, std::int64_t id) {
-  auto pet = read.pet(id);
-  if (!pet) {
-    throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
-                      "pet " + std::to_string(id) + " does not exist");
-  }
-  return *std::move(pet);
-}
-
 }  // namespace
 
 void add_pet_routes(http::Router& router, const RouteDeps& d) {
@@ -65,11 +56,11 @@ void add_pet_routes(http::Router& router, const RouteDeps& d) {
     res.set_header("Deprecation", kGetPetDeprecation);
     res.set_header("Sunset", kGetPetSunset);
     res.set_header("Link", "</pets/" + std::to_string(id) + "/profile>; rel=\"successor-version\"");
-    send_pet(res, 200, existing_pet(d.read, id));
+    send_pet(res, 200, d.read.require_pet(id));
   });
 
   router.add("GET", "/pets/{petId}/profile", [d](const httplib::Request& req, httplib::Response& res) {
-    const auto pet = existing_pet(d.read, http::path_id(req, 1, "petId"));
+    const auto pet = d.read.require_pet(http::path_id(req, 1, "petId"));
     res.set_header("ETag", http::etag(pet.version));
     http::send_json(res, 200, to_profile_json(pet));
   });

@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "domain/errors.h"
 #include "embedded/list.lua.h"
 
 namespace petstore::pets {
@@ -104,6 +105,24 @@ std::optional<Category> ReadModel::category(std::int64_t id) {
   const auto replies =
       reads_.commands({hmget(keys_.category(id), kCategoryFields), {"HGET", keys_.pet_counts(), id_text}});
   return category_with_count(id, replies[0], replies[1]);
+}
+
+Pet ReadModel::require_pet(std::int64_t id) {
+  auto found = pet(id);
+  if (!found) {
+    throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
+                      "pet " + std::to_string(id) + " does not exist");
+  }
+  return *std::move(found);
+}
+
+Category ReadModel::require_category(std::int64_t id) {
+  auto found = category(id);
+  if (!found) {
+    throw DomainError(DomainError::Kind::NotFound, codes::kCategoryNotFound,
+                      "category " + std::to_string(id) + " does not exist");
+  }
+  return *std::move(found);
 }
 
 Page<Pet> ReadModel::pets(const PetFilter& filter, const http::PageRequest& page) {

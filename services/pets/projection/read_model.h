@@ -32,6 +32,10 @@ class ReadModel {
 
   std::optional<Pet> pet(std::int64_t id);
   std::optional<Category> category(std::int64_t id);
+  // The same, but a missing resource is a DomainError (404 pet_not_found /
+  // category_not_found), the one place that answer is made.
+  Pet require_pet(std::int64_t id);
+  Category require_category(std::int64_t id);
   Page<Pet> pets(const PetFilter& filter, const http::PageRequest& page);
   Page<Category> categories(const http::PageRequest& page);
 
