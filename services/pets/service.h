@@ -1,23 +1,13 @@
 #pragma once
 
-#include <memory>
-
 #include "app/category_commands.h"
 #include "app/pet_commands.h"
 #include "app/write_path.h"
 #include "config/service_config.h"
-#include "es/aggregate_lock.h"
-#include "es/catch_up.h"
-#include "es/event_log.h"
-#include "es/idempotency.h"
 #include "http/router.h"
-#include "ids/id_generator.h"
-#include "ids/worker_lease.h"
-#include "kafka/producer.h"
 #include "projection/pets_projection.h"
 #include "projection/read_model.h"
-#include "projection/runner.h"
-#include "redis/pool.h"
+#include "service/platform.h"
 
 namespace petstore::pets {
 
@@ -27,25 +17,18 @@ namespace petstore::pets {
 class PetsService {
  public:
   PetsService(const config::ServiceConfig& cfg, Topics topics);
+  ~PetsService() { platform_.stop(); }
+  PetsService(const PetsService&) = delete;
+  PetsService& operator=(const PetsService&) = delete;
 
   void start();
   [[nodiscard]] const http::Router& router() const { return router_; }
 
  private:
-  config::ServiceConfig cfg_;
   Topics topics_;
   PetKeys keys_;
-  redis::Pool pool_;
-  redis::Multiplexer reads_;
-  kafka::Producer producer_;
-  ids::WorkerLease lease_;
-  ids::IdGenerator ids_;
+  service::Platform platform_;
   PetsProjection projection_;
-  std::unique_ptr<projection::Runner> runner_;
-  es::EventLog log_;
-  es::AggregateLock locks_;
-  es::CatchUp catch_up_;
-  es::IdempotencyStore idempotency_;
   ReadModel read_;
   WritePath write_;
   PetCommands pet_commands_;

@@ -2,8 +2,7 @@
 
 #include <stdexcept>
 
-#include <rapidjson/document.h>
-
+#include "json/event_fields.h"
 #include "json/writer.h"
 #include "util/overloaded.h"
 
@@ -11,38 +10,9 @@ namespace petstore::pets {
 
 namespace {
 
-struct Fields {
-  const rapidjson::Document& doc;
-
-  std::int64_t id(const char* name) const {
-    const auto it = doc.FindMember(name);
-    if (it == doc.MemberEnd() || !it->value.IsInt64()) {
-      throw std::invalid_argument(std::string("event field ") + name + " must be an integer");
-    }
-    return it->value.GetInt64();
-  }
-  std::string text(const char* name) const {
-    const auto it = doc.FindMember(name);
-    if (it == doc.MemberEnd() || !it->value.IsString()) {
-      throw std::invalid_argument(std::string("event field ") + name + " must be a string");
-    }
-    return {it->value.GetString(), it->value.GetStringLength()};
-  }
-  std::optional<std::string> optional_text(const char* name) const {
-    const auto it = doc.FindMember(name);
-    if (it == doc.MemberEnd() || it->value.IsNull()) {
-      return std::nullopt;
-    }
-    return text(name);
-  }
-  PetStatus status(const char* name) const {
-    const auto s = parse_status(text(name));
-    if (!s) {
-      throw std::invalid_argument(std::string("event field ") + name + " is not a pet status");
-    }
-    return *s;
-  }
-};
+PetStatus status_field(const json::EventFields& f, const char* name) {
+  return f.enumeration(name, [](const std::string& s) { return parse_status(s); });
+}
 
 }  // namespace
 
@@ -98,32 +68,27 @@ std::string encode(const Event& e) {
 }
 
 Event decode(std::string_view type, std::string_view data) {
-  rapidjson::Document doc;
-  doc.Parse(data.data(), data.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
-    throw std::invalid_argument("event data is not a JSON object");
-  }
-  const Fields f{doc};
+  const json::EventFields f(data);
   if (type == event_types::kPetCreated) {
-    return PetCreated{f.id("id"), f.text("name"), f.id("categoryId"), f.status("status")};
+    return PetCreated{f.integer("id"), f.text("name"), f.integer("categoryId"), status_field(f, "status")};
   }
   if (type == event_types::kPetUpdated) {
-    return PetUpdated{f.id("id"), f.text("name"), f.id("categoryId"), f.status("status")};
+    return PetUpdated{f.integer("id"), f.text("name"), f.integer("categoryId"), status_field(f, "status")};
   }
   if (type == event_types::kPetStatusChanged) {
-    return PetStatusChanged{f.id("id"), f.status("from"), f.status("to")};
+    return PetStatusChanged{f.integer("id"), status_field(f, "from"), status_field(f, "to")};
   }
   if (type == event_types::kPetDeleted) {
-    return PetDeleted{f.id("id")};
+    return PetDeleted{f.integer("id")};
   }
   if (type == event_types::kCategoryCreated) {
-    return CategoryCreated{f.id("id"), f.text("name"), f.optional_text("description")};
+    return CategoryCreated{f.integer("id"), f.text("name"), f.optional_text("description")};
   }
   if (type == event_types::kCategoryUpdated) {
-    return CategoryUpdated{f.id("id"), f.text("name"), f.optional_text("description")};
+    return CategoryUpdated{f.integer("id"), f.text("name"), f.optional_text("description")};
   }
   if (type == event_types::kCategoryDeleted) {
-    return CategoryDeleted{f.id("id")};
+    return CategoryDeleted{f.integer("id")};
   }
   throw std::invalid_argument("unknown event type " + std::string(type));
 }

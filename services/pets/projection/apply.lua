@@ -5,9 +5,9 @@
 -- idempotent: an event at or below the applied version changes nothing.
 --
 -- KEYS[1]  hash of applied positions ("<topic>:<partition>" -> offset)
--- ARGV[1]  key base, e.g. "petstore:{pets}:"
--- ARGV[2]  position field, or '' when the write path applies
--- ARGV[3]  offset (ignored without a position)
+-- ARGV[1]  position field, or '' when the write path applies
+-- ARGV[2]  offset (ignored without a position)
+-- ARGV[3]  key base, e.g. "petstore:{pets}:"
 -- ARGV[4]  event type      ARGV[5] aggregate id   ARGV[6] version   ARGV[7] time
 -- ARGV[8]  name            ARGV[9] category id    ARGV[10] status
 -- ARGV[11] description     ARGV[12] '1' if a description is present
@@ -15,7 +15,7 @@
 -- Returns 'applied', 'duplicate', or 'behind' (write path only: an earlier
 -- event of this aggregate is not applied yet, so the caller must wait).
 
-local base, field, offset = ARGV[1], ARGV[2], ARGV[3]
+local field, offset, base = ARGV[1], ARGV[2], ARGV[3]
 local etype, id, version, time = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
 local name, cat, status = ARGV[8], ARGV[9], ARGV[10]
 local description, has_description, claim = ARGV[11], ARGV[12] == '1', ARGV[13]

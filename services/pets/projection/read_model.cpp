@@ -4,7 +4,6 @@
 #include <string_view>
 
 #include "domain/errors.h"
-#include "embedded/list.lua.h"
 
 namespace petstore::pets {
 namespace {
@@ -52,35 +51,10 @@ std::optional<Category> category_from(std::int64_t id, redisReply* const* v) {
   return c;
 }
 
-template <size_t N>
-redis::Args hmget(const std::string& key, const std::array<std::string_view, N>& fields) {
-  redis::Args args{"HMGET", key};
-  args.insert(args.end(), fields.begin(), fields.end());
-  return args;
-}
-
-template <typename T, typename Make>
-Page<T> page_from(const redis::Reply& reply, size_t field_count, std::int64_t limit, Make make) {
-  const auto& r = redis::expect_ok(reply);
-  Page<T> page;
-  const size_t stride = field_count + 1;
-  for (size_t i = 0; i + stride <= r.elements; i += stride) {
-    const auto id = redis::as_integer(*r.element[i]);
-    if (static_cast<std::int64_t>(page.items.size()) == limit) {
-      page.next_cursor = page.items.empty() ? std::nullopt : std::optional(page.items.back().id);
-      break;
-    }
-    if (auto item = make(id, r.element + i + 1)) {
-      page.items.push_back(*std::move(item));
-    }
-  }
-  return page;
-}
-
 }  // namespace
 
 ReadModel::ReadModel(redis::Multiplexer& reads, PetKeys keys)
-    : reads_(reads), keys_(std::move(keys)), list_(kListLua) {}
+    : reads_(reads), keys_(std::move(keys)), lister_(reads) {}
 
 namespace {
 
@@ -96,14 +70,14 @@ std::optional<Category> category_with_count(std::int64_t id, const redis::Reply&
 }  // namespace
 
 std::optional<Pet> ReadModel::pet(std::int64_t id) {
-  const auto reply = reads_.command(hmget(keys_.pet(id), kPetFields));
+  const auto reply = reads_.command(readmodel::hmget(keys_.pet(id), kPetFields));
   return pet_from(id, redis::expect_ok(reply).element);
 }
 
 std::optional<Category> ReadModel::category(std::int64_t id) {
   const auto id_text = std::to_string(id);
-  const auto replies =
-      reads_.commands({hmget(keys_.category(id), kCategoryFields), {"HGET", keys_.pet_counts(), id_text}});
+  const auto replies = reads_.commands(
+      {readmodel::hmget(keys_.category(id), kCategoryFields), {"HGET", keys_.pet_counts(), id_text}});
   return category_with_count(id, replies[0], replies[1]);
 }
 
@@ -136,23 +110,12 @@ Page<Pet> ReadModel::pets(const PetFilter& filter, const http::PageRequest& page
   } else {
     index = keys_.all_pets();
   }
-  const auto after = std::to_string(page.after);
-  const auto fetch = std::to_string(page.limit + 1);
-  const auto prefix = keys_.pet_prefix();
-  redis::Args args{after, fetch, prefix};
-  args.insert(args.end(), kPetFields.begin(), kPetFields.end());
-  const auto reply = reads_.script(list_, {index}, args);
-  return page_from<Pet>(reply, kPetFields.size(), page.limit, pet_from);
+  return lister_.page<Pet>(index, keys_.pet_prefix(), kPetFields, page, pet_from);
 }
 
 Page<Category> ReadModel::categories(const http::PageRequest& page) {
-  const auto after = std::to_string(page.after);
-  const auto fetch = std::to_string(page.limit + 1);
-  const auto prefix = keys_.category_prefix();
-  redis::Args args{after, fetch, prefix};
-  args.insert(args.end(), kCategoryFields.begin(), kCategoryFields.end());
-  const auto reply = reads_.script(list_, {keys_.all_categories()}, args);
-  return page_from<Category>(reply, kCategoryFields.size(), page.limit, category_from);
+  return lister_.page<Category>(keys_.all_categories(), keys_.category_prefix(), kCategoryFields, page,
+                                category_from);
 }
 
 }  // namespace petstore::pets

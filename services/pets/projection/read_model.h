@@ -7,17 +7,13 @@
 #include "domain/pet.h"
 #include "http/request.h"
 #include "projection/keys.h"
+#include "readmodel/list_page.h"
 #include "redis/multiplexer.h"
-#include "redis/pool.h"
-#include "redis/script.h"
 
 namespace petstore::pets {
 
 template <typename T>
-struct Page {
-  std::vector<T> items;
-  std::optional<std::int64_t> next_cursor;
-};
+using Page = readmodel::Page<T>;
 
 struct PetFilter {
   std::optional<PetStatus> status;
@@ -42,7 +38,7 @@ class ReadModel {
  private:
   redis::Multiplexer& reads_;
   PetKeys keys_;
-  redis::Script list_;
+  readmodel::Lister lister_;
 };
 
 }  // namespace petstore::pets

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <rapidjson/document.h>
+
+namespace petstore::json {
+
+// Reads an event payload (data of a CloudEvent) that a service wrote or
+// consumes. Unlike ObjectReader (client input, HTTP errors), a bad field here
+// is a bad record: std::invalid_argument, which projections log and skip.
+// Unknown members are ignored so producers may add fields (docs/events.md).
+class EventFields {
+ public:
+  explicit EventFields(std::string_view data);
+
+  [[nodiscard]] std::int64_t integer(const char* name) const;
+  [[nodiscard]] std::optional<std::int64_t> optional_integer(const char* name) const;
+  [[nodiscard]] std::string text(const char* name) const;
+  [[nodiscard]] std::optional<std::string> optional_text(const char* name) const;
+  // One of the given enumeration values, or std::invalid_argument.
+  template <typename Parse>
+  auto enumeration(const char* name, Parse parse) const {
+    const auto value = parse(text(name));
+    if (!value) {
+      throw std::invalid_argument(std::string("event field ") + name + " has an unknown value");
+    }
+    return *value;
+  }
+
+ private:
+  rapidjson::Document doc_;
+};
+
+}  // namespace petstore::json

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kafka/consumer.h"
+#include "redis/pool.h"
+#include "redis/script.h"
+
+namespace petstore::projection {
+
+// What a service does when another aggregate's event arrives: usually a
+// command on one of its own aggregates (the saga's steps). Handlers must be
+// idempotent, because an event is handled again after a crash or rebalance:
+// each decides from its aggregate's state, which records what was done.
+class Reaction {
+ public:
+  virtual ~Reaction() = default;
+  // Throwing means "not handled yet": the event is retried, never skipped.
+  virtual void handle(const kafka::Message& message) = 0;
+};
+
+// A consumer-group member that hands each event, in partition order, to a
+// Reaction and then records the position in a Redis hash (the same
+// "<topic>:<partition>" -> offset layout as the projection's, so es::CatchUp
+// can wait on a reactor too). It resumes from that position after a restart
+// or a rebalance. One event at a time per member: a saga step holds a lock
+// and appends, and order within a partition matters.
+class Reactor {
+ public:
+  Reactor(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string positions_key,
+          Reaction& reaction);
+  ~Reactor();
+  Reactor(const Reactor&) = delete;
+  Reactor& operator=(const Reactor&) = delete;
+
+  void start();
+
+ private:
+  void loop();
+  void handle_until_done(const kafka::Message& m);
+  void record(const kafka::Message& m);
+  std::map<kafka::TopicPartition, std::int64_t> start_offsets(
+      const std::vector<kafka::TopicPartition>& assigned);
+
+  kafka::ConsumerSettings settings_;
+  redis::Pool& pool_;
+  std::string positions_key_;
+  Reaction& reaction_;
+  redis::Script record_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace petstore::projection

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "http/request.h"
+#include "redis/multiplexer.h"
+#include "redis/script.h"
+
+namespace petstore::readmodel {
+
+template <typename T>
+struct Page {
+  std::vector<T> items;
+  std::optional<std::int64_t> next_cursor;
+};
+
+// Cursor-paginated lists in one round trip: ids from a sorted set (score =
+// id) after the cursor, each with fields of the hash "<prefix><id>". One more
+// id than asked is fetched to learn whether a next page exists. `make` turns
+// (id, field replies) into an item, or nullopt for one to leave out.
+class Lister {
+ public:
+  explicit Lister(redis::Multiplexer& reads);
+
+  template <typename T, size_t N, typename Make>
+  Page<T> page(const std::string& index, const std::string& hash_prefix,
+               const std::array<std::string_view, N>& fields, const http::PageRequest& req, Make make) {
+    const auto reply = fetch(index, hash_prefix, {fields.begin(), fields.end()}, req);
+    const auto& r = redis::expect_ok(reply);
+    Page<T> out;
+    const size_t stride = N + 1;
+    for (size_t i = 0; i + stride <= r.elements; i += stride) {
+      if (static_cast<std::int64_t>(out.items.size()) == req.limit) {
+        out.next_cursor = out.items.empty() ? std::nullopt : std::optional(out.items.back().id);
+        break;
+      }
+      if (auto item = make(redis::as_integer(*r.element[i]), r.element + i + 1)) {
+        out.items.push_back(*std::move(item));
+      }
+    }
+    return out;
+  }
+
+ private:
+  redis::Reply fetch(const std::string& index, const std::string& hash_prefix,
+                     const std::vector<std::string_view>& fields, const http::PageRequest& req);
+
+  redis::Multiplexer& reads_;
+  redis::Script list_;
+};
+
+// HMGET key field...: the single-item read matching a list's fields.
+template <size_t N>
+redis::Args hmget(const std::string& key, const std::array<std::string_view, N>& fields) {
+  redis::Args args{"HMGET", key};
+  args.insert(args.end(), fields.begin(), fields.end());
+  return args;
+}
+
+}  // namespace petstore::readmodel

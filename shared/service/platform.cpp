@@ -1,0 +1,64 @@
+#include "service/platform.h"
+
+#include "http/health.h"
+
+namespace petstore::service {
+
+Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
+    : cfg_(cfg),
+      pool_(cfg.redis, cfg.redis_pool_idle),
+      reads_(cfg.redis),
+      producer_(cfg.producer()),
+      lease_(pool_, cfg.prefix, std::chrono::seconds(30)),
+      ids_(0, ids::system_unix_ms),
+      log_(producer_, "/petstore/" + cfg.service),
+      locks_(pool_, cfg.command_lease, cfg.lock_wait),
+      catch_up_(producer_, pool_, keys.offsets(), cfg.catch_up_timeout),
+      commands_(log_, locks_, catch_up_, pool_, cfg.command_lease,
+                std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms)),
+      idempotency_(pool_, cfg.command_lease, std::chrono::hours(24)) {}
+
+void Platform::start(const std::vector<std::string>& topics) {
+  for (const auto& t : topics) {
+    producer_.partitions(t);
+  }
+  ids_.set_worker(lease_.start([this](std::int64_t worker) { ids_.set_worker(worker); }));
+}
+
+void Platform::project(const std::vector<std::string>& topics, projection::Applier& applier) {
+  auto runner = std::make_unique<projection::Runner>(
+      kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group("projection"),
+                              cfg_.service + "-projection-" + cfg_.instance, topics,
+                              cfg_.kafka_fetch_wait_max_ms},
+      pool_, es::KeySpace(cfg_.prefix, cfg_.service).offsets(), applier);
+  runner->start();
+  runners_.push_back(std::move(runner));
+}
+
+void Platform::react(const std::string& purpose, const std::vector<std::string>& topics,
+                     const std::string& positions_key, projection::Reaction& reaction) {
+  auto reactor = std::make_unique<projection::Reactor>(
+      kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group(purpose),
+                              cfg_.service + "-" + purpose + "-" + cfg_.instance, topics,
+                              cfg_.kafka_fetch_wait_max_ms},
+      pool_, positions_key, reaction);
+  reactor->start();
+  reactors_.push_back(std::move(reactor));
+}
+
+void Platform::stop() {
+  reactors_.clear();
+  runners_.clear();
+}
+
+void Platform::add_health_route(http::Router& router) {
+  http::add_health_route(router, {{"redis",
+                                   [this] {
+                                     return pool_.run([](redis::Connection& c) {
+                                       return !redis::is_error(*c.command({"PING"}));
+                                     });
+                                   }},
+                                  {"kafka", [this] { return producer_.reachable(1000); }}});
+}
+
+}  // namespace petstore::service

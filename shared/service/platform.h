@@ -1,0 +1,74 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/service_config.h"
+#include "es/aggregate_lock.h"
+#include "es/catch_up.h"
+#include "es/command_path.h"
+#include "es/event_log.h"
+#include "es/idempotency.h"
+#include "es/key_space.h"
+#include "http/router.h"
+#include "ids/id_generator.h"
+#include "ids/worker_lease.h"
+#include "kafka/producer.h"
+#include "projection/reactor.h"
+#include "projection/runner.h"
+#include "redis/multiplexer.h"
+#include "redis/pool.h"
+
+namespace petstore::service {
+
+// The components every service is built from, wired once: Redis (a pool for
+// writes, one pipelined connection for reads), the idempotent producer and the
+// event log on it, id generation, the aggregate lock and the command path, the
+// Idempotency-Key store, the health route, and the consumers (the projection of
+// the service's own topics and any reactors to other services' events).
+// Constructing it opens no connection; start() does.
+class Platform {
+ public:
+  Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys);
+
+  // Fails fast when a topic is missing, leases an id worker.
+  void start(const std::vector<std::string>& topics);
+  // Runs the projection of `topics` with `applier` (positions in keys.offsets()).
+  void project(const std::vector<std::string>& topics, projection::Applier& applier);
+  // Runs a reactor to `topics` under consumer group "<purpose>".
+  void react(const std::string& purpose, const std::vector<std::string>& topics,
+             const std::string& positions_key, projection::Reaction& reaction);
+  // Stops every consumer; the owning service calls it before the appliers and
+  // reactions it handed out are destroyed.
+  void stop();
+  // GET /healthz checking Redis and Kafka.
+  void add_health_route(http::Router& router);
+
+  [[nodiscard]] const config::ServiceConfig& config() const { return cfg_; }
+  redis::Pool& pool() { return pool_; }
+  redis::Multiplexer& reads() { return reads_; }
+  kafka::Producer& producer() { return producer_; }
+  es::EventLog& log() { return log_; }
+  es::CommandPath& commands() { return commands_; }
+  es::CatchUp& catch_up() { return catch_up_; }
+  es::IdempotencyStore& idempotency() { return idempotency_; }
+  ids::IdGenerator& ids() { return ids_; }
+
+ private:
+  config::ServiceConfig cfg_;
+  redis::Pool pool_;
+  redis::Multiplexer reads_;
+  kafka::Producer producer_;
+  ids::WorkerLease lease_;
+  ids::IdGenerator ids_;
+  es::EventLog log_;
+  es::AggregateLock locks_;
+  es::CatchUp catch_up_;
+  es::CommandPath commands_;
+  es::IdempotencyStore idempotency_;
+  std::vector<std::unique_ptr<projection::Runner>> runners_;
+  std::vector<std::unique_ptr<projection::Reactor>> reactors_;
+};
+
+}  // namespace petstore::service
