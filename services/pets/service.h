@@ -8,21 +8,22 @@
 #include "projection/pets_projection.h"
 #include "projection/read_model.h"
 #include "service/platform.h"
+#include "service/serve.h"
 
 namespace petstore::pets {
 
 // The pets service's components, wired in one place. Constructing it opens
 // no connection (clients connect lazily), so tests can inspect the route
 // table; start() leases an id worker and starts the projection.
-class PetsService {
+class PetsService : public service::Service {
  public:
   PetsService(const config::ServiceConfig& cfg, Topics topics);
-  ~PetsService() { platform_.stop(); }
+  ~PetsService() override { platform_.stop(); }
   PetsService(const PetsService&) = delete;
   PetsService& operator=(const PetsService&) = delete;
 
-  void start();
-  [[nodiscard]] const http::Router& router() const { return router_; }
+  void start() override;
+  [[nodiscard]] const http::Router& router() const override { return router_; }
 
  private:
   Topics topics_;

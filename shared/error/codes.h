@@ -12,6 +12,7 @@ inline constexpr const char* kInvalidValue = "invalid_value";
 inline constexpr const char* kUnknownField = "unknown_field";
 inline constexpr const char* kReadOnlyField = "read_only_field";
 inline constexpr const char* kInvalidId = "invalid_id";
+inline constexpr const char* kInvalidQuantity = "invalid_quantity";
 inline constexpr const char* kInvalidQuery = "invalid_query";
 inline constexpr const char* kInvalidHeader = "invalid_header";
 inline constexpr const char* kPayloadTooLarge = "payload_too_large";

@@ -34,13 +34,16 @@ class Lister {
     const auto& r = redis::expect_ok(reply);
     Page<T> out;
     const size_t stride = N + 1;
+    std::int64_t last = 0;
     for (size_t i = 0; i + stride <= r.elements; i += stride) {
       if (static_cast<std::int64_t>(out.items.size()) == req.limit) {
-        out.next_cursor = out.items.empty() ? std::nullopt : std::optional(out.items.back().id);
+        out.next_cursor = last;
         break;
       }
-      if (auto item = make(redis::as_integer(*r.element[i]), r.element + i + 1)) {
+      const auto id = redis::as_integer(*r.element[i]);
+      if (auto item = make(id, r.element + i + 1)) {
         out.items.push_back(*std::move(item));
+        last = id;
       }
     }
     return out;

@@ -5,12 +5,13 @@
 #include <string>
 #include <string_view>
 
+#include "vocabulary/pet_status.h"
+
 namespace petstore::pets {
 
-enum class PetStatus { Available, Pending, Sold };
-
-std::string_view to_string(PetStatus s);
-std::optional<PetStatus> parse_status(std::string_view text);
+using petstore::parse_status;
+using petstore::PetStatus;
+using petstore::to_string;
 
 struct Pet {
   std::int64_t id = 0;

@@ -1,6 +1,6 @@
-#include "domain/pet.h"
+#include "vocabulary/pet_status.h"
 
-namespace petstore::pets {
+namespace petstore {
 
 std::string_view to_string(PetStatus s) {
   switch (s) {
@@ -27,4 +27,4 @@ std::optional<PetStatus> parse_status(std::string_view text) {
   return std::nullopt;
 }
 
-}  // namespace petstore::pets
+}  // namespace petstore

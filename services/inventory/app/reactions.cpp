@@ -1,0 +1,35 @@
+#include "app/reactions.h"
+
+#include "domain/decide.h"
+#include "domain/upstream.h"
+#include "projection/read_upstream.h"
+
+namespace petstore::inventory {
+
+void PetsReaction::handle(const kafka::Message& m) {
+  const auto fact = projection::read_upstream(m, "inventory", read_pet_fact);
+  if (!fact) {
+    return;
+  }
+  ledger_.change(fact->pet_id, 0,
+                 [&](const Item& item, const Reservation&) { return decide_pet_fact(item, *fact); });
+}
+
+void OrdersReaction::handle(const kafka::Message& m) {
+  const auto fact = projection::read_upstream(m, "inventory", read_order_fact);
+  if (!fact) {
+    return;
+  }
+  if (fact->kind == OrderFact::Kind::Placed && ledger_.read().ledger(fact->pet_id).first.pet_version == 0) {
+    // Pets and orders are different topics: an order may arrive before the
+    // pet's creation was mirrored. Only refuse an unknown pet once every pet
+    // event appended so far to its partition has been handled. This waits
+    // without the ledger's lock, which the pets reaction needs.
+    pets_seen_.partition_end(pets_topic_, log_.partition_of(pets_topic_, fact->pet_id));
+  }
+  ledger_.change(fact->pet_id, fact->order_id, [&](const Item& item, const Reservation& recorded) {
+    return decide_order_fact(item, recorded, *fact);
+  });
+}
+
+}  // namespace petstore::inventory

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <string>
+
+#include "app/ledger.h"
+#include "es/catch_up.h"
+#include "es/event_log.h"
+#include "projection/reactor.h"
+
+namespace petstore::inventory {
+
+// Mirrors the pets catalogue into the ledgers: a new pet gets an entry with
+// no stock, a status change follows, a deleted pet's entry leaves the lists.
+class PetsReaction : public projection::Reaction {
+ public:
+  explicit PetsReaction(Ledger& ledger) : ledger_(ledger) {}
+  void handle(const kafka::Message& message) override;
+
+ private:
+  Ledger& ledger_;
+};
+
+// The inventory's side of the order saga: reserve or refuse on placement,
+// release on cancellation, consume on completion.
+class OrdersReaction : public projection::Reaction {
+ public:
+  // `pets_seen` waits on the pets reaction's positions; `pets_topic` and `log`
+  // locate the partition of a pet's events.
+  OrdersReaction(Ledger& ledger, es::CatchUp& pets_seen, es::EventLog& log, std::string pets_topic)
+      : ledger_(ledger), pets_seen_(pets_seen), log_(log), pets_topic_(std::move(pets_topic)) {}
+  void handle(const kafka::Message& message) override;
+
+ private:
+  Ledger& ledger_;
+  es::CatchUp& pets_seen_;
+  es::EventLog& log_;
+  std::string pets_topic_;
+};
+
+}  // namespace petstore::inventory

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "app/ledger.h"
+
+namespace petstore::inventory {
+
+// Checks a client's If-Match against the ledger's version.
+using Precondition = std::function<void(std::int64_t current_version)>;
+
+// InventoryUpdate: sets a pet's units on hand. Returns the entry as the read
+// model shows it afterwards.
+class StockCommands {
+ public:
+  explicit StockCommands(Ledger& ledger) : ledger_(ledger) {}
+  Item set_quantity(std::int64_t pet_id, std::int64_t quantity, const Precondition& precondition);
+
+ private:
+  Ledger& ledger_;
+};
+
+}  // namespace petstore::inventory

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "vocabulary/order_refusal.h"
+#include "vocabulary/pet_status.h"
+
+namespace petstore::inventory {
+
+// The facts the inventory service records, one CloudEvent each on
+// petstore.inventory.v1 keyed by pet id (schemas/events/inventory.*.json).
+struct Tracked {  // the pet appeared in the catalogue
+  std::int64_t pet_id = 0;
+  PetStatus pet_status = PetStatus::Available;
+  std::int64_t pet_version = 0;
+};
+struct PetStatusMirrored {  // the pet's catalogue status changed
+  std::int64_t pet_id = 0;
+  PetStatus pet_status = PetStatus::Available;
+  std::int64_t pet_version = 0;
+};
+struct Untracked {  // the pet left the catalogue
+  std::int64_t pet_id = 0;
+  std::int64_t pet_version = 0;
+};
+struct StockSet {  // an InventoryUpdate
+  std::int64_t pet_id = 0;
+  std::int64_t quantity = 0;
+};
+struct Reserved {
+  std::int64_t pet_id = 0;
+  std::int64_t order_id = 0;
+  std::int64_t quantity = 0;
+};
+struct Refused {
+  std::int64_t pet_id = 0;
+  std::int64_t order_id = 0;
+  std::int64_t quantity = 0;
+  OrderRefusal reason = OrderRefusal::InsufficientStock;
+};
+struct Released {  // the order was cancelled: its units are free again
+  std::int64_t pet_id = 0;
+  std::int64_t order_id = 0;
+  std::int64_t quantity = 0;
+};
+struct Consumed {  // the order was completed: its units left the store
+  std::int64_t pet_id = 0;
+  std::int64_t order_id = 0;
+  std::int64_t quantity = 0;
+};
+
+using Event = std::variant<Tracked, PetStatusMirrored, Untracked, StockSet, Reserved, Refused, Released, Consumed>;
+
+namespace event_types {
+inline constexpr std::string_view kTracked = "io.petstore.inventory.tracked";
+inline constexpr std::string_view kPetStatusMirrored = "io.petstore.inventory.pet_status_mirrored";
+inline constexpr std::string_view kUntracked = "io.petstore.inventory.untracked";
+inline constexpr std::string_view kStockSet = "io.petstore.inventory.stock_set";
+inline constexpr std::string_view kReserved = "io.petstore.inventory.reserved";
+inline constexpr std::string_view kRefused = "io.petstore.inventory.refused";
+inline constexpr std::string_view kReleased = "io.petstore.inventory.released";
+inline constexpr std::string_view kConsumed = "io.petstore.inventory.consumed";
+}  // namespace event_types
+
+inline constexpr int kSchemaVersion = 1;
+
+std::string_view type_of(const Event& e);
+std::int64_t aggregate_of(const Event& e);
+std::string encode(const Event& e);
+// Throws std::invalid_argument for an unknown type or a bad payload.
+Event decode(std::string_view type, std::string_view data);
+
+}  // namespace petstore::inventory

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "app/stock_commands.h"
+#include "http/router.h"
+#include "projection/read_model.h"
+
+namespace petstore::inventory {
+
+struct RouteDeps {
+  StockCommands& stock;
+  ReadModel& read;
+};
+
+// GET /store/inventory, GET /store/inventory/items,
+// GET and PUT /store/inventory/items/{petId}.
+void add_inventory_routes(http::Router& router, const RouteDeps& deps);
+
+}  // namespace petstore::inventory

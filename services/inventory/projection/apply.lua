@@ -1,0 +1,116 @@
+-- Applies one inventory event to the read model, atomically with the position
+-- that produced it (the projection) or without one (the write path applying
+-- its own just-acknowledged event). Per-ledger versions make it idempotent.
+--
+-- KEYS[1]  hash of applied positions ("<topic>:<partition>" -> offset)
+-- ARGV[1]  position field, or '' on the write path   ARGV[2] offset
+-- ARGV[3]  key base, e.g. "petstore:{inventory}:"
+-- ARGV[4]  event type   ARGV[5] pet id   ARGV[6] version   ARGV[7] time
+-- ARGV[8]  pet status   ARGV[9] pet version   ARGV[10] quantity
+-- ARGV[11] order id     ARGV[12] refusal reason
+-- Returns 'applied', 'duplicate', or 'behind' (write path only).
+
+local field, offset, base = ARGV[1], ARGV[2], ARGV[3]
+local etype, pet, version, time = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
+local pet_status, pet_version, qty = ARGV[8], ARGV[9], tonumber(ARGV[10])
+local order, reason = ARGV[11], ARGV[12]
+
+if field ~= '' then
+  local seen = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
+  if tonumber(offset) <= seen then
+    return 'duplicate'
+  end
+end
+
+local function record_position()
+  if field ~= '' then
+    redis.call('HSET', KEYS[1], field, offset)
+  end
+end
+
+local key = base .. 'item:' .. pet
+local orders = key .. ':orders'
+local current = tonumber(redis.call('HGET', key, 'version') or '0')
+if version <= current then
+  record_position()
+  return 'duplicate'
+end
+if field == '' and version ~= current + 1 then
+  return 'behind'
+end
+
+local old = redis.call('HMGET', key, 'tracked', 'status', 'petStatus', 'quantity', 'reserved')
+local was_tracked, old_status = old[1] == '1', old[2]
+local tracked = was_tracked
+local state = {petStatus = old[3] or 'available', quantity = tonumber(old[4] or '0'),
+               reserved = tonumber(old[5] or '0')}
+
+local function reserved_units()
+  local v = redis.call('HGET', orders, order)
+  if v and string.sub(v, 1, 9) == 'reserved:' then
+    return tonumber(string.sub(v, 10))
+  end
+  return 0
+end
+
+if etype == 'io.petstore.inventory.tracked' then
+  tracked = true
+  state.petStatus = pet_status
+  redis.call('HSET', key, 'petVersion', pet_version)
+elseif etype == 'io.petstore.inventory.pet_status_mirrored' then
+  state.petStatus = pet_status
+  redis.call('HSET', key, 'petVersion', pet_version)
+elseif etype == 'io.petstore.inventory.untracked' then
+  tracked = false
+  redis.call('HSET', key, 'petVersion', pet_version)
+elseif etype == 'io.petstore.inventory.stock_set' then
+  state.quantity = qty
+elseif etype == 'io.petstore.inventory.reserved' then
+  state.quantity = state.quantity - qty
+  state.reserved = state.reserved + qty
+  redis.call('HSET', orders, order, 'reserved:' .. qty)
+elseif etype == 'io.petstore.inventory.refused' then
+  redis.call('HSET', orders, order, 'refused:' .. reason)
+elseif etype == 'io.petstore.inventory.released' then
+  local units = reserved_units()
+  state.quantity = state.quantity + units
+  state.reserved = state.reserved - units
+  redis.call('HSET', orders, order, 'released:' .. units)
+elseif etype == 'io.petstore.inventory.consumed' then
+  local units = reserved_units()
+  state.reserved = state.reserved - units
+  redis.call('HSET', orders, order, 'consumed:' .. units)
+else
+  return redis.error_reply('unknown event type ' .. etype)
+end
+
+-- The entry's status (domain/item.cpp, effective_status, has the same rule).
+local status = state.petStatus
+if status == 'available' then
+  if state.quantity > 0 then
+    status = 'available'
+  elseif state.reserved > 0 then
+    status = 'pending'
+  else
+    status = 'sold'
+  end
+end
+
+redis.call('HSET', key, 'tracked', tracked and '1' or '0', 'petStatus', state.petStatus, 'quantity',
+           state.quantity, 'reserved', state.reserved, 'status', status, 'version', version, 'updatedAt', time)
+
+-- Lists and counts show tracked entries only, each under its current status.
+if was_tracked then
+  redis.call('ZREM', base .. 'items:s:' .. old_status, pet)
+  redis.call('HINCRBY', base .. 'items:counts', old_status, -1)
+end
+if tracked then
+  redis.call('ZADD', base .. 'items:all', pet, pet)
+  redis.call('ZADD', base .. 'items:s:' .. status, pet, pet)
+  redis.call('HINCRBY', base .. 'items:counts', status, 1)
+else
+  redis.call('ZREM', base .. 'items:all', pet)
+end
+
+record_position()
+return 'applied'

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "es/key_space.h"
+#include "vocabulary/pet_status.h"
+
+namespace petstore::inventory {
+
+// Every Redis key of the inventory read model (docs/read-model.md).
+class InventoryKeys {
+ public:
+  explicit InventoryKeys(const std::string& prefix) : space_(prefix, "inventory") {}
+
+  [[nodiscard]] const es::KeySpace& space() const { return space_; }
+  [[nodiscard]] const std::string& base() const { return space_.base(); }
+  [[nodiscard]] std::string offsets() const { return space_.offsets(); }
+
+  [[nodiscard]] std::string item_prefix() const { return space_.key("item:"); }
+  [[nodiscard]] std::string item(std::int64_t pet) const { return item_prefix() + std::to_string(pet); }
+  // order id -> "reserved:<n>" | "refused:<reason>" | "released:<n>" | "consumed:<n>"
+  [[nodiscard]] std::string reservations(std::int64_t pet) const { return item(pet) + ":orders"; }
+  // Sorted sets (score = pet id) of tracked entries, for cursor-paginated lists.
+  [[nodiscard]] std::string all_items() const { return space_.key("items:all"); }
+  [[nodiscard]] std::string items_by_status(PetStatus s) const {
+    return space_.key("items:s:" + std::string(to_string(s)));
+  }
+  // status -> number of tracked entries in it (GET /store/inventory)
+  [[nodiscard]] std::string counts() const { return space_.key("items:counts"); }
+  [[nodiscard]] std::string item_lock(std::int64_t pet) const {
+    return space_.key("lock:item:" + std::to_string(pet));
+  }
+  // Positions of the reactors to pets and orders events.
+  [[nodiscard]] std::string reactor_positions() const { return space_.key("reactor:positions"); }
+
+ private:
+  es::KeySpace space_;
+};
+
+}  // namespace petstore::inventory

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+
+#include "domain/item.h"
+#include "http/request.h"
+#include "projection/keys.h"
+#include "readmodel/list_page.h"
+#include "redis/multiplexer.h"
+
+namespace petstore::inventory {
+
+// Queries against the inventory read model, one round trip each.
+class ReadModel {
+ public:
+  ReadModel(redis::Multiplexer& reads, InventoryKeys keys);
+
+  // The ledger and what it recorded for `order_id` (0: none asked). A pet
+  // never seen gives an Item with version 0 and tracked false.
+  std::pair<Item, Reservation> ledger(std::int64_t pet_id, std::int64_t order_id = 0);
+  // A tracked entry, or 404 inventory_item_not_found.
+  Item require_item(std::int64_t pet_id);
+  readmodel::Page<Item> items(std::optional<PetStatus> status, const http::PageRequest& page);
+  // Tracked entries per status, every status present (0 when none).
+  std::map<PetStatus, std::int64_t> summary();
+
+ private:
+  redis::Multiplexer& reads_;
+  InventoryKeys keys_;
+  readmodel::Lister lister_;
+};
+
+}  // namespace petstore::inventory

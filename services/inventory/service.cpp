@@ -1,0 +1,36 @@
+#include "service.h"
+
+#include "http/routes.h"
+
+namespace petstore::inventory {
+
+Topics topics_from(const config::Env& env) {
+  return {env.str("KAFKA_TOPIC_INVENTORY", "petstore.inventory.v1"), env.str("KAFKA_TOPIC_PETS", "petstore.pets.v1"),
+          env.str("KAFKA_TOPIC_ORDERS", "petstore.orders.v1")};
+}
+
+InventoryService::InventoryService(const config::ServiceConfig& cfg, Topics topics)
+    : topics_(std::move(topics)),
+      keys_(cfg.prefix),
+      platform_(cfg, keys_.space()),
+      projection_(keys_),
+      read_(platform_.reads(), keys_),
+      ledger_(platform_.commands(), read_, projection_, keys_, topics_.inventory),
+      pets_seen_(platform_.producer(), platform_.pool(), keys_.reactor_positions(), cfg.catch_up_timeout),
+      pets_reaction_(ledger_),
+      orders_reaction_(ledger_, pets_seen_, platform_.log(), topics_.pets),
+      stock_(ledger_) {
+  add_inventory_routes(router_, {stock_, read_});
+  platform_.add_health_route(router_);
+}
+
+void InventoryService::start() {
+  platform_.start({topics_.inventory, topics_.pets, topics_.orders});
+  platform_.project({topics_.inventory}, projection_);
+  // Two consumer groups, so an order can wait for the pets reaction to catch
+  // up without blocking the thread that would do it.
+  platform_.react("pets-reactor", {topics_.pets}, keys_.reactor_positions(), pets_reaction_);
+  platform_.react("orders-reactor", {topics_.orders}, keys_.reactor_positions(), orders_reaction_);
+}
+
+}  // namespace petstore::inventory

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <string>
+
+#include "app/ledger.h"
+#include "app/reactions.h"
+#include "app/stock_commands.h"
+#include "config/service_config.h"
+#include "es/catch_up.h"
+#include "http/router.h"
+#include "projection/inventory_projection.h"
+#include "projection/read_model.h"
+#include "service/platform.h"
+#include "service/serve.h"
+
+namespace petstore::inventory {
+
+struct Topics {
+  std::string inventory = "petstore.inventory.v1";
+  std::string pets = "petstore.pets.v1";
+  std::string orders = "petstore.orders.v1";
+};
+
+Topics topics_from(const config::Env& env);
+
+// The inventory service's components, wired in one place: its projection,
+// its two reactions (to pets and to orders events) and its routes.
+class InventoryService : public service::Service {
+ public:
+  InventoryService(const config::ServiceConfig& cfg, Topics topics);
+  ~InventoryService() override { platform_.stop(); }
+  InventoryService(const InventoryService&) = delete;
+  InventoryService& operator=(const InventoryService&) = delete;
+
+  void start() override;
+  [[nodiscard]] const http::Router& router() const override { return router_; }
+
+ private:
+  Topics topics_;
+  InventoryKeys keys_;
+  service::Platform platform_;
+  InventoryProjection projection_;
+  ReadModel read_;
+  Ledger ledger_;
+  es::CatchUp pets_seen_;
+  PetsReaction pets_reaction_;
+  OrdersReaction orders_reaction_;
+  StockCommands stock_;
+  http::Router router_;
+};
+
+}  // namespace petstore::inventory

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "app/order_commands.h"
+#include "projection/reactor.h"
+
+namespace petstore::orders {
+
+// The orders service's side of the saga: the inventory's reserved/refused
+// events become the order's reserved/rejected events.
+class OutcomeReaction : public projection::Reaction {
+ public:
+  explicit OutcomeReaction(OrderCommands& orders) : orders_(orders) {}
+  void handle(const kafka::Message& message) override;
+
+ private:
+  OrderCommands& orders_;
+};
+
+}  // namespace petstore::orders

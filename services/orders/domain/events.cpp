@@ -1,0 +1,66 @@
+#include "domain/events.h"
+
+#include <stdexcept>
+
+#include "json/event_fields.h"
+#include "json/writer.h"
+#include "util/overloaded.h"
+
+namespace petstore::orders {
+
+std::string_view type_of(const Event& e) {
+  return std::visit(Overloaded{
+                        [](const OrderPlaced&) { return event_types::kPlaced; },
+                        [](const OrderReserved&) { return event_types::kReserved; },
+                        [](const OrderRejected&) { return event_types::kRejected; },
+                        [](const OrderCompleted&) { return event_types::kCompleted; },
+                        [](const OrderCancelled&) { return event_types::kCancelled; },
+                    },
+                    e);
+}
+
+std::int64_t aggregate_of(const Event& e) {
+  return std::visit([](const auto& ev) { return ev.id; }, e);
+}
+
+std::string encode(const Event& e) {
+  json::Writer w;
+  w.begin_object();
+  std::visit(
+      [&](const auto& ev) { w.field("id", ev.id).field("petId", ev.pet_id).field("quantity", ev.quantity); }, e);
+  std::visit(Overloaded{
+                 [&](const OrderPlaced& ev) { w.optional_field("shipDate", ev.ship_date); },
+                 [&](const OrderRejected& ev) { w.field("reason", to_string(ev.reason)); },
+                 [&](const OrderCompleted& ev) { w.field("shipDate", ev.ship_date); },
+                 [&](const auto&) {},
+             },
+             e);
+  w.end_object();
+  return w.finish();
+}
+
+Event decode(std::string_view type, std::string_view data) {
+  const json::EventFields f(data);
+  const auto id = f.integer("id");
+  const auto pet = f.integer("petId");
+  const auto quantity = f.integer("quantity");
+  if (type == event_types::kPlaced) {
+    return OrderPlaced{id, pet, quantity, f.optional_text("shipDate")};
+  }
+  if (type == event_types::kReserved) {
+    return OrderReserved{id, pet, quantity};
+  }
+  if (type == event_types::kRejected) {
+    return OrderRejected{id, pet, quantity,
+                         f.enumeration("reason", [](const std::string& s) { return parse_refusal(s); })};
+  }
+  if (type == event_types::kCompleted) {
+    return OrderCompleted{id, pet, quantity, f.text("shipDate")};
+  }
+  if (type == event_types::kCancelled) {
+    return OrderCancelled{id, pet, quantity};
+  }
+  throw std::invalid_argument("unknown event type " + std::string(type));
+}
+
+}  // namespace petstore::orders

@@ -1,0 +1,50 @@
+#include "projection/orders_projection.h"
+
+#include "embedded/apply.lua.h"
+#include "events/envelope.h"
+#include "util/overloaded.h"
+
+namespace petstore::orders {
+
+OrdersProjection::OrdersProjection(OrderKeys keys)
+    : ScriptApplier(keys.offsets(), kApplyLua, "orders"), keys_(std::move(keys)) {}
+
+std::vector<std::string> OrdersProjection::arguments(const Event& event, std::int64_t version,
+                                                     const std::string& time) const {
+  std::string ship;
+  std::string reason;
+  std::visit(Overloaded{
+                 [&](const OrderPlaced& e) { ship = e.ship_date.value_or(""); },
+                 [&](const OrderCompleted& e) { ship = e.ship_date; },
+                 [&](const OrderRejected& e) { reason = to_string(e.reason); },
+                 [&](const auto&) {},
+             },
+             event);
+  const auto [pet, quantity] =
+      std::visit([](const auto& e) { return std::pair(e.pet_id, e.quantity); }, event);
+  return {keys_.base(),
+          std::string(type_of(event)),
+          std::to_string(aggregate_of(event)),
+          std::to_string(version),
+          time,
+          std::to_string(pet),
+          std::to_string(quantity),
+          std::move(ship),
+          std::move(reason)};
+}
+
+std::vector<std::string> OrdersProjection::event_arguments(const kafka::Message& m) const {
+  const auto envelope = events::from_message(m);
+  const auto event = decode(envelope.type, envelope.data);
+  if (aggregate_of(event) != envelope.aggregate_id) {
+    throw std::invalid_argument("ce_subject does not match the payload id");
+  }
+  return arguments(event, envelope.version, envelope.time);
+}
+
+es::ApplyOutcome OrdersProjection::apply_own(redis::Connection& conn, const Event& event, std::int64_t version,
+                                             const std::string& time) const {
+  return ScriptApplier::apply_own(conn, arguments(event, version, time));
+}
+
+}  // namespace petstore::orders

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "domain/events.h"
+#include "projection/keys.h"
+#include "projection/script_applier.h"
+
+namespace petstore::orders {
+
+// Applies orders-service events to Redis with apply.lua, from the log and (on
+// the write path) right after the log acknowledged a command's own event.
+class OrdersProjection : public projection::ScriptApplier {
+ public:
+  explicit OrdersProjection(OrderKeys keys);
+
+  es::ApplyOutcome apply_own(redis::Connection& conn, const Event& event, std::int64_t version,
+                             const std::string& time) const;
+
+ protected:
+  [[nodiscard]] std::vector<std::string> event_arguments(const kafka::Message& message) const override;
+
+ private:
+  [[nodiscard]] std::vector<std::string> arguments(const Event& event, std::int64_t version,
+                                                   const std::string& time) const;
+
+  OrderKeys keys_;
+};
+
+}  // namespace petstore::orders

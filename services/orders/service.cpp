@@ -1,0 +1,31 @@
+#include "service.h"
+
+#include "http/routes.h"
+
+namespace petstore::orders {
+
+Topics topics_from(const config::Env& env) {
+  return {env.str("KAFKA_TOPIC_ORDERS", "petstore.orders.v1"),
+          env.str("KAFKA_TOPIC_INVENTORY", "petstore.inventory.v1")};
+}
+
+OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics,
+                             std::chrono::milliseconds outcome_wait)
+    : topics_(std::move(topics)),
+      keys_(cfg.prefix),
+      platform_(cfg, keys_.space()),
+      projection_(keys_),
+      read_(platform_.reads(), keys_),
+      commands_(platform_.commands(), read_, projection_, keys_, topics_.orders, outcome_wait),
+      outcomes_(commands_) {
+  add_order_routes(router_, {commands_, read_, platform_.idempotency(), platform_.ids(), keys_});
+  platform_.add_health_route(router_);
+}
+
+void OrdersService::start() {
+  platform_.start({topics_.orders, topics_.inventory});
+  platform_.project({topics_.orders}, projection_);
+  platform_.react("outcome-reactor", {topics_.inventory}, keys_.reactor_positions(), outcomes_);
+}
+
+}  // namespace petstore::orders

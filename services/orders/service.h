@@ -1,0 +1,46 @@
+#pragma once
+
+#include <string>
+
+#include "app/order_commands.h"
+#include "app/outcome_reaction.h"
+#include "config/service_config.h"
+#include "http/router.h"
+#include "projection/orders_projection.h"
+#include "projection/read_model.h"
+#include "service/platform.h"
+#include "service/serve.h"
+
+namespace petstore::orders {
+
+struct Topics {
+  std::string orders = "petstore.orders.v1";
+  std::string inventory = "petstore.inventory.v1";
+};
+
+Topics topics_from(const config::Env& env);
+
+// The orders service's components, wired in one place: its projection, its
+// reaction to the inventory's answers, and its routes.
+class OrdersService : public service::Service {
+ public:
+  OrdersService(const config::ServiceConfig& cfg, Topics topics, std::chrono::milliseconds outcome_wait);
+  ~OrdersService() override { platform_.stop(); }
+  OrdersService(const OrdersService&) = delete;
+  OrdersService& operator=(const OrdersService&) = delete;
+
+  void start() override;
+  [[nodiscard]] const http::Router& router() const override { return router_; }
+
+ private:
+  Topics topics_;
+  OrderKeys keys_;
+  service::Platform platform_;
+  OrdersProjection projection_;
+  ReadModel read_;
+  OrderCommands commands_;
+  OutcomeReaction outcomes_;
+  http::Router router_;
+};
+
+}  // namespace petstore::orders

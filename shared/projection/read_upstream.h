@@ -1,0 +1,28 @@
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+
+#include <spdlog/spdlog.h>
+
+#include "events/envelope.h"
+#include "kafka/consumer.h"
+
+namespace petstore::projection {
+
+// Reads another service's event with `read` (envelope -> optional fact). A
+// record that is not a valid event is logged and read as nullopt: retrying
+// cannot make it valid, and it must not stall the saga behind it.
+template <typename Read>
+auto read_upstream(const kafka::Message& m, std::string_view reader, Read read)
+    -> decltype(read(events::Envelope{})) {
+  try {
+    return read(events::from_message(m));
+  } catch (const std::invalid_argument& e) {
+    spdlog::error("{}: ignoring {}@{}:{}: {}", reader, m.topic, m.partition, m.offset, e.what());
+    return std::nullopt;
+  }
+}
+
+}  // namespace petstore::projection

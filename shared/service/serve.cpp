@@ -1,0 +1,48 @@
+#include "service/serve.h"
+
+#include <csignal>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "http/server.h"
+#include "log/logging.h"
+
+namespace petstore::service {
+
+int serve(const std::string& name, int default_port, const Factory& make) {
+  try {
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // every thread started below inherits this
+
+    const auto env = config::Env::from_process();
+    const auto cfg = config::ServiceConfig::from_env(env, name, default_port);
+    log::configure(name, cfg.log_level);
+
+    const auto service = make(env, cfg);
+    service->start();
+
+    http::Server server(cfg.http);
+    service->router().install(server.raw());
+    server.bind();
+    std::thread stopper([&server, &stop_signals] {
+      int sig = 0;
+      sigwait(&stop_signals, &sig);
+      spdlog::info("signal {}: stopping", sig);
+      server.stop();
+    });
+    spdlog::info("{} listening on http://{}:{} (kafka {}, redis {}:{})", name, cfg.http.host, cfg.http.port,
+                 cfg.kafka_brokers, cfg.redis.host, cfg.redis.port);
+    server.serve();
+    stopper.join();
+    return 0;
+  } catch (const std::exception& e) {
+    spdlog::critical("{}: {}", name, e.what());
+    return 1;
+  }
+}
+
+}  // namespace petstore::service
