@@ -43,6 +43,12 @@ ServiceProcess::ServiceProcess(std::string binary, std::map<std::string, std::st
   spawn();
 }
 
+ServiceProcess::ServiceProcess(std::string binary, std::vector<std::string> args, int port)
+    : binary_(std::move(binary)), args_(std::move(args)), port_(port) {
+  log_path_ = "/tmp/petstore-test-" + unique_name("proc") + ".log";
+  spawn();
+}
+
 ServiceProcess::~ServiceProcess() {
   stop();
 }
@@ -75,7 +81,12 @@ void ServiceProcess::spawn() {
   posix_spawn_file_actions_addopen(&actions, 1, log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
   std::string bin = binary_;
-  std::vector<char*> argv = {bin.data(), nullptr};
+  auto args = args_;
+  std::vector<char*> argv = {bin.data()};
+  for (auto& a : args) {
+    argv.push_back(a.data());
+  }
+  argv.push_back(nullptr);
   const int rc = posix_spawn(&pid_, binary_.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) {

@@ -18,6 +18,8 @@ namespace petstore::testing {
 class ServiceProcess {
  public:
   ServiceProcess(std::string binary, std::map<std::string, std::string> env);
+  // Any program (the entry point's nginx) with arguments, answering /healthz on `port`.
+  ServiceProcess(std::string binary, std::vector<std::string> args, int port);
   ~ServiceProcess();
   ServiceProcess(const ServiceProcess&) = delete;
   ServiceProcess& operator=(const ServiceProcess&) = delete;
@@ -36,6 +38,7 @@ class ServiceProcess {
   void spawn();
 
   std::string binary_;
+  std::vector<std::string> args_;
   std::map<std::string, std::string> env_;
   int port_ = 0;
   pid_t pid_ = -1;

@@ -1,0 +1,244 @@
+// The order saga through the entry point, with two replicas of every service:
+// pets -> inventory entry -> stock -> order reserved/refused -> complete or
+// cancel, and the invariants under concurrency (README, "Orders").
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "events/envelope.h"
+#include "json/event_fields.h"
+#include "support/http_json.h"
+#include "support/stack.h"
+#include "support/store_deployment.h"
+
+namespace petstore::testing {
+namespace {
+
+// Polls `check` until it holds or `timeout` passes; the saga's later steps
+// (mirroring a new pet, releasing stock) are asynchronous by design.
+bool eventually(const std::function<bool()>& check,
+                std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+  const auto give_up = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < give_up) {
+    if (check()) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return check();
+}
+
+class StoreSagaTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { store_ = std::make_unique<StoreDeployment>(2); }
+  static void TearDownTestSuite() { store_.reset(); }
+
+  void SetUp() override { http_ = store_->client(); }
+
+  std::int64_t new_pet(const std::string& status = "available") {
+    const auto cat = post_json(*http_, "/categories", R"({"name":"Cats"})");
+    const auto pet = post_json(
+        *http_, "/pets",
+        R"({"name":"Tom","status":")" + status + R"(","categoryId":)" + std::to_string(id_of(cat)) + "}");
+    EXPECT_EQ(pet->status, 201);
+    return id_of(pet);
+  }
+
+  rapidjson::Document item(std::int64_t pet) {
+    const auto r = http_->Get(("/store/inventory/items/" + std::to_string(pet)).c_str());
+    return r && r->status == 200 ? parse(r->body) : rapidjson::Document();
+  }
+
+  // Waits for the pet's inventory entry, then sets its stock.
+  void stock(std::int64_t pet, int quantity) {
+    ASSERT_TRUE(eventually([&] { return item(pet).IsObject(); })) << "no inventory entry for pet " << pet;
+    const auto r = put_json(*http_, "/store/inventory/items/" + std::to_string(pet),
+                            R"({"quantity":)" + std::to_string(quantity) + "}");
+    ASSERT_EQ(r->status, 200) << r->body;
+  }
+
+  httplib::Result order(std::int64_t pet, int quantity) {
+    return post_json(
+        *http_, "/store/orders",
+        R"({"petId":)" + std::to_string(pet) + R"(,"quantity":)" + std::to_string(quantity) + "}");
+  }
+
+  static std::unique_ptr<StoreDeployment> store_;
+  std::unique_ptr<httplib::Client> http_;
+};
+
+std::unique_ptr<StoreDeployment> StoreSagaTest::store_;
+
+TEST_F(StoreSagaTest, TheWholeStory) {
+  const auto pet = new_pet();
+  // A new pet gets an entry with no stock, which shows as sold.
+  ASSERT_TRUE(eventually([&] { return item(pet).IsObject(); }));
+  EXPECT_EQ(item(pet)["quantity"].GetInt64(), 0);
+  EXPECT_STREQ(item(pet)["status"].GetString(), "sold");
+
+  stock(pet, 5);
+  EXPECT_STREQ(item(pet)["status"].GetString(), "available");
+
+  const auto placed = order(pet, 3);
+  ASSERT_EQ(placed->status, 201) << placed->body;
+  const auto order_id = id_of(placed);
+  EXPECT_EQ(placed->get_header_value("Location"), "/store/orders/" + std::to_string(order_id));
+  const auto body = parse(placed->body);
+  EXPECT_STREQ(body["status"].GetString(), "reserved");
+  EXPECT_FALSE(body["complete"].GetBool());
+  EXPECT_EQ(item(pet)["quantity"].GetInt64(), 2);
+  EXPECT_EQ(item(pet)["reserved"].GetInt64(), 3);
+
+  const auto listed = http_->Get(("/store/orders?petId=" + std::to_string(pet)).c_str());
+  ASSERT_EQ(listed->status, 200);
+  ASSERT_EQ(parse(listed->body).Size(), 1U);
+  EXPECT_EQ(parse(listed->body)[0]["id"].GetInt64(), order_id);
+
+  // Completing consumes the reserved units.
+  const auto done = post_json(*http_, "/store/orders/" + std::to_string(order_id) + "/complete",
+                              R"({"shipDate":"2026-12-01T10:00:00Z"})");
+  ASSERT_EQ(done->status, 200) << done->body;
+  EXPECT_TRUE(parse(done->body)["complete"].GetBool());
+  EXPECT_STREQ(parse(done->body)["shipDate"].GetString(), "2026-12-01T10:00:00Z");
+  ASSERT_TRUE(eventually([&] { return item(pet)["reserved"].GetInt64() == 0; }));
+  EXPECT_EQ(item(pet)["quantity"].GetInt64(), 2);
+  const auto complete_list = http_->Get(("/store/orders?complete=true&petId=" + std::to_string(pet)).c_str());
+  EXPECT_EQ(parse(complete_list->body).Size(), 1U);
+
+  // Cancelling releases them; the last units reserved show the entry pending.
+  const auto second = order(pet, 2);
+  ASSERT_EQ(second->status, 201) << second->body;
+  EXPECT_STREQ(item(pet)["status"].GetString(), "pending");
+  const auto cancelled = post_json(*http_, "/store/orders/" + std::to_string(id_of(second)) + "/cancel", "");
+  ASSERT_EQ(cancelled->status, 200) << cancelled->body;
+  EXPECT_STREQ(parse(cancelled->body)["status"].GetString(), "cancelled");
+  ASSERT_TRUE(eventually([&] { return item(pet)["quantity"].GetInt64() == 2; }));
+  EXPECT_EQ(item(pet)["reserved"].GetInt64(), 0);
+  EXPECT_STREQ(item(pet)["status"].GetString(), "available");
+
+  // Final states stay final.
+  const auto again = post_json(*http_, "/store/orders/" + std::to_string(id_of(second)) + "/complete", "");
+  EXPECT_EQ(error_code(again), "illegal_order_transition");
+  EXPECT_EQ(again->status, 409);
+
+  // The summary counts entries per status.
+  const auto summary = parse(http_->Get("/store/inventory")->body);
+  EXPECT_GE(summary["available"].GetInt64(), 1);
+}
+
+TEST_F(StoreSagaTest, RefusedOrdersChangeNothing) {
+  const auto pet = new_pet();
+  stock(pet, 2);
+
+  const auto too_many = order(pet, 3);
+  EXPECT_EQ(too_many->status, 409);
+  EXPECT_EQ(error_code(too_many), "insufficient_stock");
+  // The refused order exists, rejected, and reserved nothing.
+  const auto refused = http_->Get(too_many->get_header_value("Location").c_str());
+  ASSERT_EQ(refused->status, 200);
+  EXPECT_STREQ(parse(refused->body)["status"].GetString(), "rejected");
+  EXPECT_STREQ(parse(refused->body)["rejection"].GetString(), "insufficient_stock");
+  EXPECT_EQ(item(pet)["quantity"].GetInt64(), 2);
+  EXPECT_EQ(item(pet)["reserved"].GetInt64(), 0);
+
+  const auto unknown = order(987654321, 1);
+  EXPECT_EQ(unknown->status, 409);
+  EXPECT_EQ(error_code(unknown), "unknown_pet");
+
+  const auto sold = new_pet("sold");
+  stock(sold, 4);
+  const auto not_available = order(sold, 1);
+  EXPECT_EQ(error_code(not_available), "pet_not_available");
+  EXPECT_EQ(item(sold)["quantity"].GetInt64(), 4);
+
+  // A deleted pet's entry goes away, and it cannot be ordered.
+  ASSERT_EQ(http_->Delete(("/pets/" + std::to_string(pet)).c_str())->status, 204);
+  ASSERT_TRUE(eventually([&] { return !item(pet).IsObject(); }));
+  EXPECT_EQ(error_code(order(pet, 1)), "unknown_pet");
+}
+
+TEST_F(StoreSagaTest, BadInputIsRefusedWithAClearError) {
+  const auto pet = new_pet();
+  stock(pet, 1);
+  const auto path = "/store/inventory/items/" + std::to_string(pet);
+  EXPECT_EQ(error_code(put_json(*http_, path, R"({"quantity":-1})")), "invalid_quantity");
+  EXPECT_EQ(error_code(put_json(*http_, path, R"({"quantity":1000001})")), "invalid_quantity");
+  EXPECT_EQ(error_code(put_json(*http_, path, R"({"quantity":"3"})")), "invalid_type");
+  EXPECT_EQ(error_code(put_json(*http_, path, R"({})")), "missing_field");
+  EXPECT_EQ(error_code(put_json(*http_, "/store/inventory/items/987654321", R"({"quantity":1})")),
+            "inventory_item_not_found");
+  EXPECT_EQ(error_code(put_json(*http_, path, R"({"quantity":1})", {{"If-Match", "\"999\""}})),
+            "precondition_failed");
+
+  EXPECT_EQ(error_code(order(pet, 0)), "invalid_quantity");
+  EXPECT_EQ(error_code(order(pet, 1001)), "invalid_quantity");
+  EXPECT_EQ(error_code(post_json(*http_, "/store/orders", R"({"quantity":1})")), "missing_field");
+  EXPECT_EQ(error_code(post_json(*http_, "/store/orders",
+                                 R"({"petId":)" + std::to_string(pet) + R"(,"shipDate":"tomorrow"})")),
+            "invalid_value");
+  EXPECT_EQ(error_code(post_json(*http_, "/store/orders",
+                                 R"({"petId":)" + std::to_string(pet) + R"(,"complete":true})")),
+            "invalid_value");
+  EXPECT_EQ(error_code(post_json(*http_, "/store/orders", R"({"petId":1,"id":5})")), "read_only_field");
+  EXPECT_EQ(error_code(http_->Get("/store/orders/987654321")), "order_not_found");
+  EXPECT_EQ(error_code(http_->Get("/store/orders?status=lost")), "invalid_query");
+  EXPECT_EQ(error_code(http_->Get("/store/orders?status=placed&complete=true")), "invalid_query");
+  EXPECT_EQ(error_code(http_->Get("/store/inventory/items/abc")), "invalid_id");
+  EXPECT_EQ(error_code(http_->Get("/store/nothing")), "route_not_found");
+  // None of it touched the stock.
+  EXPECT_EQ(item(pet)["quantity"].GetInt64(), 1);
+}
+
+// 50 clients order one unit each of a pet with 10 in stock, spread over both
+// replicas of orders and inventory: exactly 10 are reserved, 40 refused, and
+// the log holds exactly one reservation per reserved order.
+TEST_F(StoreSagaTest, FiftyConcurrentOrdersForTenUnits) {
+  const auto pet = new_pet();
+  stock(pet, 10);
+  std::atomic<int> reserved{0};
+  std::atomic<int> refused{0};
+  std::atomic<int> other{0};
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 50; ++i) {
+    clients.emplace_back([&] {
+      auto http = store_->client();
+      const auto r =
+          post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(pet) + R"(,"quantity":1})");
+      if (r && r->status == 201) {
+        ++reserved;
+      } else if (r && r->status == 409 && error_code(r) == "insufficient_stock") {
+        ++refused;
+      } else {
+        ++other;
+        ADD_FAILURE() << (r ? r->body : "no response");
+      }
+    });
+  }
+  for (auto& t : clients) {
+    t.join();
+  }
+  EXPECT_EQ(reserved.load(), 10);
+  EXPECT_EQ(refused.load(), 40);
+  EXPECT_EQ(other.load(), 0);
+  EXPECT_EQ(item(pet)["quantity"].GetInt64(), 0);
+  EXPECT_EQ(item(pet)["reserved"].GetInt64(), 10);
+
+  std::set<std::int64_t> reserved_orders;
+  int reservations = 0;
+  for (const auto& m : read_topic(store_->topic("inventory"))) {
+    const auto e = events::from_message(m);
+    if (e.aggregate_id == pet && e.type == "io.petstore.inventory.reserved") {
+      ++reservations;
+      reserved_orders.insert(json::EventFields(e.data).integer("orderId"));
+    }
+  }
+  EXPECT_EQ(reservations, 10);
+  EXPECT_EQ(reserved_orders.size(), 10U);
+}
+
+}  // namespace
+}  // namespace petstore::testing

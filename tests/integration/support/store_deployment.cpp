@@ -1,0 +1,99 @@
+#include "support/store_deployment.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "support/stack.h"
+
+namespace petstore::testing {
+namespace {
+
+const std::map<std::string, std::string>& binaries() {
+  static const std::map<std::string, std::string> kBinaries = {
+      {"pets", PETS_BINARY}, {"orders", ORDERS_BINARY}, {"inventory", INVENTORY_BINARY}};
+  return kBinaries;
+}
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+}
+
+}  // namespace
+
+StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env)
+    : prefix_(unique_name("s")) {
+  for (const auto& [name, partitions] : std::vector<std::pair<std::string, int>>{
+           {"pets", 6}, {"categories", 3}, {"orders", 6}, {"inventory", 6}}) {
+    create_topic(topic(name), partitions);
+  }
+  const auto& s = Stack::get();
+  std::map<std::string, std::string> env = {
+      {"PETSTORE_PREFIX", prefix_},
+      {"KAFKA_BROKERS", s.kafka_brokers},
+      {"KAFKA_TOPIC_PETS", topic("pets")},
+      {"KAFKA_TOPIC_CATEGORIES", topic("categories")},
+      {"KAFKA_TOPIC_ORDERS", topic("orders")},
+      {"KAFKA_TOPIC_INVENTORY", topic("inventory")},
+      {"REDIS_HOST", s.redis_host},
+      {"REDIS_PORT", std::to_string(s.redis_port)},
+      {"HTTP_THREADS", "32"},
+      {"LOG_LEVEL", "info"},
+  };
+  for (const auto& [k, v] : extra_env) {
+    env[k] = v;
+  }
+  std::map<std::string, std::string> servers;
+  for (const auto& [service, binary] : binaries()) {
+    for (int i = 0; i < replicas; ++i) {
+      env["INSTANCE_ID"] = service + std::to_string(i);
+      auto& r = replicas_[service].emplace_back(std::make_unique<ServiceProcess>(binary, env));
+      servers[service] +=
+          "    server 127.0.0.1:" + std::to_string(r->port()) + " max_fails=1 fail_timeout=2s;\n";
+    }
+  }
+  for (auto& [service, list] : replicas_) {
+    for (auto& r : list) {
+      r->wait_healthy();
+    }
+  }
+
+  // The entry point, rendered from the same template scripts/up uses.
+  run_dir_ = "/tmp/petstore-test-" + prefix_;
+  std::filesystem::create_directories(run_dir_ + "/nginx-tmp");
+  std::ifstream in(std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx/local.conf.template");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  auto conf = ss.str();
+  const int port = free_port();
+  replace_all(conf, "@RUN_DIR@", run_dir_);
+  replace_all(conf, "@CONF_DIR@", std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx");
+  replace_all(conf, "@HOST@", "127.0.0.1");
+  replace_all(conf, "@PORT@", std::to_string(port));
+  replace_all(conf, "@PETS_SERVERS@\n", servers["pets"]);
+  replace_all(conf, "@ORDERS_SERVERS@\n", servers["orders"]);
+  replace_all(conf, "@INVENTORY_SERVERS@\n", servers["inventory"]);
+  const auto conf_path = run_dir_ + "/nginx.conf";
+  std::ofstream(conf_path) << conf;
+  entry_ = std::make_unique<ServiceProcess>(
+      "/usr/sbin/nginx",
+      std::vector<std::string>{"-c", conf_path, "-e", run_dir_ + "/nginx-error.log", "-g", "daemon off;"},
+      port);
+  entry_->wait_healthy();
+}
+
+StoreDeployment::~StoreDeployment() {
+  entry_.reset();
+  replicas_.clear();
+  std::error_code ignored;
+  std::filesystem::remove_all(run_dir_, ignored);
+}
+
+std::unique_ptr<httplib::Client> StoreDeployment::client() const {
+  return entry_->client();
+}
+
+}  // namespace petstore::testing

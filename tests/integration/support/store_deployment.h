@@ -1,0 +1,39 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <httplib.h>
+
+#include "support/service_process.h"
+
+namespace petstore::testing {
+
+// The whole store for one test: its own topics and Redis prefix, `replicas`
+// processes of each service (pets, orders, inventory), and the entry point
+// (nginx, configured from deploy/nginx exactly as scripts/up does) in front.
+class StoreDeployment {
+ public:
+  explicit StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env = {});
+  ~StoreDeployment();
+  StoreDeployment(const StoreDeployment&) = delete;
+  StoreDeployment& operator=(const StoreDeployment&) = delete;
+
+  // A client of the entry point.
+  [[nodiscard]] std::unique_ptr<httplib::Client> client() const;
+  [[nodiscard]] ServiceProcess& replica(const std::string& service, size_t i) {
+    return *replicas_.at(service).at(i);
+  }
+  [[nodiscard]] const std::string& prefix() const { return prefix_; }
+  [[nodiscard]] std::string topic(const std::string& name) const { return prefix_ + "." + name; }
+
+ private:
+  std::string prefix_;
+  std::string run_dir_;
+  std::map<std::string, std::vector<std::unique_ptr<ServiceProcess>>> replicas_;
+  std::unique_ptr<ServiceProcess> entry_;
+};
+
+}  // namespace petstore::testing
