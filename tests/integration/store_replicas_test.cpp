@@ -1,0 +1,115 @@
+// Replicas dying under traffic, through the entry point: reads keep being
+// answered, and the saga converges when a consumer restarts mid-stream.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "support/http_json.h"
+#include "support/stack.h"
+#include "support/store_deployment.h"
+
+namespace petstore::testing {
+namespace {
+
+std::int64_t create_stocked_pet(httplib::Client& http, int quantity) {
+  const auto cat = post_json(http, "/categories", R"({"name":"Birds"})");
+  const auto pet = id_of(post_json(http, "/pets", R"({"name":"Tweety","categoryId":)" + std::to_string(id_of(cat)) + "}"));
+  const auto path = "/store/inventory/items/" + std::to_string(pet);
+  for (int i = 0; i < 500; ++i) {
+    if (put_json(http, path, R"({"quantity":)" + std::to_string(quantity) + "}")->status == 200) {
+      return pet;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ADD_FAILURE() << "pet " << pet << " never got an inventory entry";
+  return pet;
+}
+
+TEST(StoreReplicasTest, KillingOneReplicaOfEachServiceLosesNoRead) {
+  StoreDeployment store(2);
+  auto http = store.client();
+  const auto pet = create_stocked_pet(*http, 5);
+  const auto order = post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(pet) + "}");
+  ASSERT_EQ(order->status, 201) << order->body;
+  const std::vector<std::string> paths = {"/pets/" + std::to_string(pet) + "/profile",
+                                          "/store/orders/" + std::to_string(id_of(order)),
+                                          "/store/inventory/items/" + std::to_string(pet), "/store/orders?limit=5"};
+
+  std::atomic<bool> stop{false};
+  std::atomic<int> ok{0};
+  std::atomic<int> failed{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 4; ++t) {
+    readers.emplace_back([&, t] {
+      auto c = store.client();
+      for (size_t i = 0; !stop; ++i) {
+        const auto r = c->Get(paths[(i + static_cast<size_t>(t)) % paths.size()].c_str());
+        if (r && r->status == 200) {
+          ++ok;
+        } else {
+          ++failed;
+          ADD_FAILURE() << "read lost: " << (r ? std::to_string(r->status) + " " + r->body : "no response");
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  for (const char* service : {"pets", "orders", "inventory"}) {
+    store.replica(service, 0).kill_hard();
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  stop = true;
+  for (auto& r : readers) {
+    r.join();
+  }
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_GT(ok.load(), 100);
+}
+
+// Orders keep coming while an inventory replica is killed and restarted and
+// an orders replica is restarted: every order still resolves, each is decided
+// once, and stock adds up.
+TEST(StoreReplicasTest, ConsumersRestartedMidStreamConverge) {
+  StoreDeployment store(2, {{"ORDER_OUTCOME_WAIT_MS", "500"}});
+  auto http = store.client();
+  const int stock = 30;
+  const auto pet = create_stocked_pet(*http, stock);
+
+  std::vector<std::int64_t> orders;
+  std::thread chaos([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    store.replica("inventory", 0).kill_hard();
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    store.replica("inventory", 0).restart();
+    store.replica("orders", 1).restart();
+  });
+  for (int i = 0; i < 40; ++i) {
+    const auto r = post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(pet) + "}");
+    if (r && (r->status == 201 || r->status == 202 || r->status == 409)) {
+      orders.push_back(id_of(http->Get(r->get_header_value("Location").c_str())));
+    }
+  }
+  chaos.join();
+  ASSERT_EQ(orders.size(), 40U);
+
+  int reserved = 0;
+  for (const auto id : orders) {
+    std::string status;
+    for (int i = 0; i < 500 && (status.empty() || status == "placed"); ++i) {
+      status = parse(http->Get(("/store/orders/" + std::to_string(id)).c_str())->body)["status"].GetString();
+      if (status == "placed") {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    ASSERT_NE(status, "placed") << "order " << id << " never resolved";
+    reserved += status == "reserved" ? 1 : 0;
+  }
+  EXPECT_EQ(reserved, std::min<int>(stock, static_cast<int>(orders.size())));
+  const auto item = parse(http->Get(("/store/inventory/items/" + std::to_string(pet)).c_str())->body);
+  EXPECT_EQ(item["reserved"].GetInt64(), reserved);
+  EXPECT_EQ(item["quantity"].GetInt64() + item["reserved"].GetInt64(), stock);
+}
+
+}  // namespace
+}  // namespace petstore::testing
