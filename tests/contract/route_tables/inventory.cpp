@@ -1,0 +1,6 @@
+#include "route_tables/route_table.h"
+#include "service.h"
+
+petstore::contract::Operations petstore::contract::inventory_operations() {
+  return operations_of(inventory::InventoryService(offline_config("inventory"), inventory::Topics{}));
+}

@@ -1,0 +1,6 @@
+#include "route_tables/route_table.h"
+#include "service.h"
+
+petstore::contract::Operations petstore::contract::orders_operations() {
+  return operations_of(orders::OrdersService(offline_config("orders"), orders::Topics{}, std::chrono::seconds(1)));
+}

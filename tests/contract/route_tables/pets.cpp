@@ -1,0 +1,6 @@
+#include "route_tables/route_table.h"
+#include "service.h"
+
+petstore::contract::Operations petstore::contract::pets_operations() {
+  return operations_of(pets::PetsService(offline_config("pets"), pets::Topics{}));
+}
