@@ -1,0 +1,74 @@
+#include "domain/decide.h"
+
+#include <gtest/gtest.h>
+
+#include "domain/errors.h"
+#include "text/datetime.h"
+
+namespace petstore::orders {
+namespace {
+
+Order in(OrderStatus status) {
+  Order o;
+  o.id = 100;
+  o.pet_id = 7;
+  o.quantity = 2;
+  o.status = status;
+  o.version = 1;
+  return o;
+}
+
+TEST(OrdersDecide, PlacementBounds) {
+  EXPECT_EQ(decide_place(1, {7, 1, std::nullopt}).quantity, 1);
+  EXPECT_EQ(decide_place(1, {7, kMaxOrderQuantity, std::nullopt}).quantity, kMaxOrderQuantity);
+  EXPECT_THROW(decide_place(1, {7, 0, std::nullopt}), DomainError);
+  EXPECT_THROW(decide_place(1, {7, kMaxOrderQuantity + 1, std::nullopt}), DomainError);
+  EXPECT_THROW(decide_place(1, {0, 1, std::nullopt}), DomainError);
+}
+
+TEST(OrdersDecide, OnlyAPlacedOrderTakesTheOutcome) {
+  EXPECT_TRUE(
+      std::holds_alternative<OrderReserved>(decide_outcome(in(OrderStatus::Placed), {100, true}).value()));
+  const auto rejected = decide_outcome(in(OrderStatus::Placed), {100, false, OrderRefusal::UnknownPet});
+  EXPECT_EQ(std::get<OrderRejected>(rejected.value()).reason, OrderRefusal::UnknownPet);
+  for (const auto s :
+       {OrderStatus::Reserved, OrderStatus::Rejected, OrderStatus::Cancelled, OrderStatus::Completed}) {
+    EXPECT_FALSE(decide_outcome(in(s), {100, true}));
+  }
+}
+
+TEST(OrdersDecide, LifeCycle) {
+  EXPECT_EQ(decide_complete(in(OrderStatus::Reserved), "2026-12-01T00:00:00Z")->ship_date,
+            "2026-12-01T00:00:00Z");
+  EXPECT_FALSE(decide_complete(in(OrderStatus::Completed), "x"));
+  for (const auto s : {OrderStatus::Placed, OrderStatus::Rejected, OrderStatus::Cancelled}) {
+    EXPECT_THROW(decide_complete(in(s), "x"), DomainError) << to_string(s);
+  }
+  EXPECT_TRUE(decide_cancel(in(OrderStatus::Placed)));
+  EXPECT_TRUE(decide_cancel(in(OrderStatus::Reserved)));
+  EXPECT_FALSE(decide_cancel(in(OrderStatus::Cancelled)));
+  EXPECT_THROW(decide_cancel(in(OrderStatus::Completed)), DomainError);
+  EXPECT_THROW(decide_cancel(in(OrderStatus::Rejected)), DomainError);
+}
+
+TEST(OrdersEvents, RoundTrip) {
+  const Event events[] = {OrderPlaced{1, 7, 2, "2026-12-01T00:00:00Z"}, OrderPlaced{1, 7, 2, std::nullopt},
+                          OrderRejected{1, 7, 2, OrderRefusal::PetNotAvailable},
+                          OrderCompleted{1, 7, 2, "2026-12-01T00:00:00Z"}, OrderCancelled{1, 7, 2}};
+  for (const auto& e : events) {
+    EXPECT_EQ(encode(decode(type_of(e), encode(e))), encode(e));
+  }
+}
+
+TEST(DateTime, Rfc3339) {
+  EXPECT_TRUE(text::is_date_time("2026-11-22T10:00:00Z"));
+  EXPECT_TRUE(text::is_date_time("2024-02-29T23:59:59.123+01:00"));
+  EXPECT_FALSE(text::is_date_time("2025-02-29T00:00:00Z"));
+  EXPECT_FALSE(text::is_date_time("2026-13-01T00:00:00Z"));
+  EXPECT_FALSE(text::is_date_time("2026-11-22T24:00:00Z"));
+  EXPECT_FALSE(text::is_date_time("2026-11-22"));
+  EXPECT_FALSE(text::is_date_time("tomorrow"));
+}
+
+}  // namespace
+}  // namespace petstore::orders
