@@ -22,8 +22,10 @@ RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-ins
       curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --no-create-home petstore
-COPY --from=build /build/services/pets/pets /usr/local/bin/pets
+COPY --from=build /build/services/pets/pets /build/services/orders/orders \
+     /build/services/inventory/inventory /usr/local/bin/
 USER petstore
 ENV HTTP_HOST=0.0.0.0
-EXPOSE 8081
+# pets 8081, orders 8082, inventory 8083 (each service's default HTTP_PORT)
+EXPOSE 8081 8082 8083
 CMD ["pets"]
