@@ -4,6 +4,7 @@
 
 #include "domain/errors.h"
 #include "events/envelope.h"
+#include "support/event_schema.h"
 
 namespace petstore::inventory {
 namespace {
@@ -87,9 +88,16 @@ TEST(InventoryStatus, StockDecidesForAnAvailablePet) {
 }
 
 TEST(InventoryEvents, RoundTrip) {
-  const Event events[] = {Tracked{7, PetStatus::Pending, 3}, StockSet{7, 12},
-                          Refused{7, 100, 2, OrderRefusal::UnknownPet}, Consumed{7, 100, 2}};
+  const Event events[] = {Tracked{7, PetStatus::Pending, 3},
+                          PetStatusMirrored{7, PetStatus::Sold, 4},
+                          Untracked{7, 5},
+                          StockSet{7, 12},
+                          Reserved{7, 100, 2},
+                          Refused{7, 100, 2, OrderRefusal::UnknownPet},
+                          Released{7, 100, 2},
+                          Consumed{7, 100, 2}};
   for (const auto& e : events) {
+    EXPECT_TRUE(testing::matches_published_schema(type_of(e), encode(e)));
     const auto back = decode(type_of(e), encode(e));
     EXPECT_EQ(encode(back), encode(e));
     EXPECT_EQ(type_of(back), type_of(e));

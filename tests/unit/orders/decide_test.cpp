@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "domain/errors.h"
+#include "support/event_schema.h"
 #include "text/datetime.h"
 
 namespace petstore::orders {
@@ -52,10 +53,14 @@ TEST(OrdersDecide, LifeCycle) {
 }
 
 TEST(OrdersEvents, RoundTrip) {
-  const Event events[] = {OrderPlaced{1, 7, 2, "2026-12-01T00:00:00Z"}, OrderPlaced{1, 7, 2, std::nullopt},
+  const Event events[] = {OrderPlaced{1, 7, 2, "2026-12-01T00:00:00Z"},
+                          OrderPlaced{1, 7, 2, std::nullopt},
+                          OrderReserved{1, 7, 2},
                           OrderRejected{1, 7, 2, OrderRefusal::PetNotAvailable},
-                          OrderCompleted{1, 7, 2, "2026-12-01T00:00:00Z"}, OrderCancelled{1, 7, 2}};
+                          OrderCompleted{1, 7, 2, "2026-12-01T00:00:00Z"},
+                          OrderCancelled{1, 7, 2}};
   for (const auto& e : events) {
+    EXPECT_TRUE(testing::matches_published_schema(type_of(e), encode(e)));
     EXPECT_EQ(encode(decode(type_of(e), encode(e))), encode(e));
   }
 }
