@@ -5,7 +5,8 @@
 namespace petstore::inventory {
 
 Topics topics_from(const config::Env& env) {
-  return {env.str("KAFKA_TOPIC_INVENTORY", "petstore.inventory.v1"), env.str("KAFKA_TOPIC_PETS", "petstore.pets.v1"),
+  return {env.str("KAFKA_TOPIC_INVENTORY", "petstore.inventory.v1"),
+          env.str("KAFKA_TOPIC_PETS", "petstore.pets.v1"),
           env.str("KAFKA_TOPIC_ORDERS", "petstore.orders.v1")};
 }
 

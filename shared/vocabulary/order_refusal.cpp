@@ -15,7 +15,8 @@ std::string_view to_string(OrderRefusal r) {
 }
 
 std::optional<OrderRefusal> parse_refusal(std::string_view text) {
-  for (const auto r : {OrderRefusal::InsufficientStock, OrderRefusal::UnknownPet, OrderRefusal::PetNotAvailable}) {
+  for (const auto r :
+       {OrderRefusal::InsufficientStock, OrderRefusal::UnknownPet, OrderRefusal::PetNotAvailable}) {
     if (text == to_string(r)) {
       return r;
     }

@@ -34,8 +34,8 @@ Operations documented(const YAML::Node& doc) {
 
 Operations served() {
   Operations ops;
-  for (const auto& service : {contract::pets_operations(), contract::orders_operations(),
-                              contract::inventory_operations()}) {
+  for (const auto& service :
+       {contract::pets_operations(), contract::orders_operations(), contract::inventory_operations()}) {
     for (const auto& op : service) {
       // Every service has its own /healthz; any other route belongs to one.
       EXPECT_TRUE(ops.insert(op).second || op == "GET /healthz") << op << " is served by two services";

@@ -14,7 +14,8 @@ namespace {
 
 std::int64_t create_stocked_pet(httplib::Client& http, int quantity) {
   const auto cat = post_json(http, "/categories", R"({"name":"Birds"})");
-  const auto pet = id_of(post_json(http, "/pets", R"({"name":"Tweety","categoryId":)" + std::to_string(id_of(cat)) + "}"));
+  const auto pet =
+      id_of(post_json(http, "/pets", R"({"name":"Tweety","categoryId":)" + std::to_string(id_of(cat)) + "}"));
   const auto path = "/store/inventory/items/" + std::to_string(pet);
   for (int i = 0; i < 500; ++i) {
     if (put_json(http, path, R"({"quantity":)" + std::to_string(quantity) + "}")->status == 200) {
@@ -32,9 +33,9 @@ TEST(StoreReplicasTest, KillingOneReplicaOfEachServiceLosesNoRead) {
   const auto pet = create_stocked_pet(*http, 5);
   const auto order = post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(pet) + "}");
   ASSERT_EQ(order->status, 201) << order->body;
-  const std::vector<std::string> paths = {"/pets/" + std::to_string(pet) + "/profile",
-                                          "/store/orders/" + std::to_string(id_of(order)),
-                                          "/store/inventory/items/" + std::to_string(pet), "/store/orders?limit=5"};
+  const std::vector<std::string> paths = {
+      "/pets/" + std::to_string(pet) + "/profile", "/store/orders/" + std::to_string(id_of(order)),
+      "/store/inventory/items/" + std::to_string(pet), "/store/orders?limit=5"};
 
   std::atomic<bool> stop{false};
   std::atomic<int> ok{0};

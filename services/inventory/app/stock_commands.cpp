@@ -4,7 +4,8 @@
 
 namespace petstore::inventory {
 
-Item StockCommands::set_quantity(std::int64_t pet_id, std::int64_t quantity, const Precondition& precondition) {
+Item StockCommands::set_quantity(std::int64_t pet_id, std::int64_t quantity,
+                                 const Precondition& precondition) {
   ledger_.change(pet_id, 0, [&](const Item& item, const Reservation&) -> std::optional<Event> {
     const auto event = decide_set_stock(item, quantity);  // 404 before 412
     precondition(item.version);

@@ -40,26 +40,27 @@ std::int64_t aggregate_of(const Event& e) {
 std::string encode(const Event& e) {
   json::Writer w;
   w.begin_object();
-  std::visit(Overloaded{
-                 [&](const Tracked& ev) {
-                   w.field("petId", ev.pet_id).field("petStatus", to_string(ev.pet_status));
-                   w.field("petVersion", ev.pet_version);
-                 },
-                 [&](const PetStatusMirrored& ev) {
-                   w.field("petId", ev.pet_id).field("petStatus", to_string(ev.pet_status));
-                   w.field("petVersion", ev.pet_version);
-                 },
-                 [&](const Untracked& ev) { w.field("petId", ev.pet_id).field("petVersion", ev.pet_version); },
-                 [&](const StockSet& ev) { w.field("petId", ev.pet_id).field("quantity", ev.quantity); },
-                 [&](const Reserved& ev) { order_fields(w, ev.pet_id, ev.order_id, ev.quantity); },
-                 [&](const Refused& ev) {
-                   order_fields(w, ev.pet_id, ev.order_id, ev.quantity);
-                   w.field("reason", to_string(ev.reason));
-                 },
-                 [&](const Released& ev) { order_fields(w, ev.pet_id, ev.order_id, ev.quantity); },
-                 [&](const Consumed& ev) { order_fields(w, ev.pet_id, ev.order_id, ev.quantity); },
-             },
-             e);
+  std::visit(
+      Overloaded{
+          [&](const Tracked& ev) {
+            w.field("petId", ev.pet_id).field("petStatus", to_string(ev.pet_status));
+            w.field("petVersion", ev.pet_version);
+          },
+          [&](const PetStatusMirrored& ev) {
+            w.field("petId", ev.pet_id).field("petStatus", to_string(ev.pet_status));
+            w.field("petVersion", ev.pet_version);
+          },
+          [&](const Untracked& ev) { w.field("petId", ev.pet_id).field("petVersion", ev.pet_version); },
+          [&](const StockSet& ev) { w.field("petId", ev.pet_id).field("quantity", ev.quantity); },
+          [&](const Reserved& ev) { order_fields(w, ev.pet_id, ev.order_id, ev.quantity); },
+          [&](const Refused& ev) {
+            order_fields(w, ev.pet_id, ev.order_id, ev.quantity);
+            w.field("reason", to_string(ev.reason));
+          },
+          [&](const Released& ev) { order_fields(w, ev.pet_id, ev.order_id, ev.quantity); },
+          [&](const Consumed& ev) { order_fields(w, ev.pet_id, ev.order_id, ev.quantity); },
+      },
+      e);
   w.end_object();
   return w.finish();
 }

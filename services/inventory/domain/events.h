@@ -52,7 +52,8 @@ struct Consumed {  // the order was completed: its units left the store
   std::int64_t quantity = 0;
 };
 
-using Event = std::variant<Tracked, PetStatusMirrored, Untracked, StockSet, Reserved, Refused, Released, Consumed>;
+using Event =
+    std::variant<Tracked, PetStatusMirrored, Untracked, StockSet, Reserved, Refused, Released, Consumed>;
 
 namespace event_types {
 inline constexpr std::string_view kTracked = "io.petstore.inventory.tracked";

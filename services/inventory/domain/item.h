@@ -15,9 +15,9 @@ struct Item {
   std::int64_t pet_id = 0;
   bool tracked = false;  // the pet exists in the catalogue
   PetStatus pet_status = PetStatus::Available;
-  std::int64_t pet_version = 0;  // last pets-service version mirrored
-  std::int64_t quantity = 0;     // units on hand and free to reserve
-  std::int64_t reserved = 0;     // units held by open orders
+  std::int64_t pet_version = 0;        // last pets-service version mirrored
+  std::int64_t quantity = 0;           // units on hand and free to reserve
+  std::int64_t reserved = 0;           // units held by open orders
   PetStatus status = PetStatus::Sold;  // the entry's effective status (effective_status)
   std::int64_t version = 0;            // 0: the ledger has no events yet
   std::string updated_at;

@@ -38,16 +38,19 @@ void add_inventory_routes(http::Router& router, const RouteDeps& d) {
     http::send_json(res, 200, to_json(page.items));
   });
 
-  router.add("GET", "/store/inventory/items/{petId}", [d](const httplib::Request& req, httplib::Response& res) {
-    send_item(res, d.read.require_item(http::path_id(req, 1, "petId")));
-  });
+  router.add("GET", "/store/inventory/items/{petId}",
+             [d](const httplib::Request& req, httplib::Response& res) {
+               send_item(res, d.read.require_item(http::path_id(req, 1, "petId")));
+             });
 
-  router.add("PUT", "/store/inventory/items/{petId}", [d](const httplib::Request& req, httplib::Response& res) {
-    const auto pet = http::path_id(req, 1, "petId");
-    const auto quantity = parse_inventory_update(req);
-    send_item(res, d.stock.set_quantity(pet, quantity,
-                                        [&req](std::int64_t version) { http::check_if_match(req, version); }));
-  });
+  router.add("PUT", "/store/inventory/items/{petId}",
+             [d](const httplib::Request& req, httplib::Response& res) {
+               const auto pet = http::path_id(req, 1, "petId");
+               const auto quantity = parse_inventory_update(req);
+               send_item(res, d.stock.set_quantity(pet, quantity, [&req](std::int64_t version) {
+                 http::check_if_match(req, version);
+               }));
+             });
 }
 
 }  // namespace petstore::inventory

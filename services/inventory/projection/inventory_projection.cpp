@@ -73,8 +73,8 @@ std::vector<std::string> InventoryProjection::event_arguments(const kafka::Messa
   return arguments(event, envelope.version, envelope.time);
 }
 
-es::ApplyOutcome InventoryProjection::apply_own(redis::Connection& conn, const Event& event, std::int64_t version,
-                                                const std::string& time) const {
+es::ApplyOutcome InventoryProjection::apply_own(redis::Connection& conn, const Event& event,
+                                                std::int64_t version, const std::string& time) const {
   return ScriptApplier::apply_own(conn, arguments(event, version, time));
 }
 

@@ -7,8 +7,8 @@
 
 namespace petstore::orders {
 
-OrderCommands::OrderCommands(es::CommandPath& path, ReadModel& read, OrdersProjection& projection, OrderKeys keys,
-                             std::string topic, std::chrono::milliseconds outcome_wait)
+OrderCommands::OrderCommands(es::CommandPath& path, ReadModel& read, OrdersProjection& projection,
+                             OrderKeys keys, std::string topic, std::chrono::milliseconds outcome_wait)
     : path_(path),
       read_(read),
       projection_(projection),
@@ -17,10 +17,11 @@ OrderCommands::OrderCommands(es::CommandPath& path, ReadModel& read, OrdersProje
       outcome_wait_(outcome_wait) {}
 
 void OrderCommands::commit(const Event& event, std::int64_t version, es::LockGuard* guard) {
-  path_.commit({topic_, std::string(type_of(event)), aggregate_of(event), version, encode(event), kSchemaVersion},
-               guard, [&](redis::Connection& c, const std::string& time) {
-                 return projection_.apply_own(c, event, version, time);
-               });
+  path_.commit(
+      {topic_, std::string(type_of(event)), aggregate_of(event), version, encode(event), kSchemaVersion},
+      guard, [&](redis::Connection& c, const std::string& time) {
+        return projection_.apply_own(c, event, version, time);
+      });
 }
 
 Order OrderCommands::place(std::int64_t id, const OrderFields& fields, bool resumed) {

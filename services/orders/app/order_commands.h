@@ -29,7 +29,8 @@ class OrderCommands {
   // inventory's answer: the order comes back reserved, rejected, or (the
   // answer is late) still placed. `resumed`: see pets' PetCommands::create.
   Order place(std::int64_t id, const OrderFields& fields, bool resumed);
-  Order complete(std::int64_t id, const std::optional<std::string>& ship_date, const Precondition& precondition);
+  Order complete(std::int64_t id, const std::optional<std::string>& ship_date,
+                 const Precondition& precondition);
   Order cancel(std::int64_t id, const Precondition& precondition);
   // The inventory reserved or refused: the order records it, once.
   void record_outcome(const StockOutcome& outcome);

@@ -16,7 +16,8 @@ namespace {
 
 OrderPlaced decide_place(std::int64_t id, const OrderFields& fields) {
   if (fields.pet_id <= 0) {
-    throw DomainError(DomainError::Kind::Invalid, petstore::codes::kInvalidValue, "petId must be a positive id");
+    throw DomainError(DomainError::Kind::Invalid, petstore::codes::kInvalidValue,
+                      "petId must be a positive id");
   }
   if (fields.quantity < 1 || fields.quantity > kMaxOrderQuantity) {
     throw DomainError(DomainError::Kind::Invalid, petstore::codes::kInvalidQuantity,

@@ -27,7 +27,8 @@ std::string encode(const Event& e) {
   json::Writer w;
   w.begin_object();
   std::visit(
-      [&](const auto& ev) { w.field("id", ev.id).field("petId", ev.pet_id).field("quantity", ev.quantity); }, e);
+      [&](const auto& ev) { w.field("id", ev.id).field("petId", ev.pet_id).field("quantity", ev.quantity); },
+      e);
   std::visit(Overloaded{
                  [&](const OrderPlaced& ev) { w.optional_field("shipDate", ev.ship_date); },
                  [&](const OrderRejected& ev) { w.field("reason", to_string(ev.reason)); },

@@ -57,8 +57,9 @@ void add_order_routes(http::Router& router, const RouteDeps& d) {
     if (const auto s = q.text("status")) {
       filter.status = parse_order_status(*s);
       if (!filter.status) {
-        throw ApiException(ApiError(400, petstore::codes::kInvalidQuery,
-                                    "status must be one of placed, reserved, rejected, completed, cancelled"));
+        throw ApiException(
+            ApiError(400, petstore::codes::kInvalidQuery,
+                     "status must be one of placed, reserved, rejected, completed, cancelled"));
       }
     }
     if (filter.status && filter.complete) {
@@ -76,15 +77,17 @@ void add_order_routes(http::Router& router, const RouteDeps& d) {
     send_order(res, d.read.require_order(http::path_id(req, 1, "orderId")));
   });
 
-  router.add("POST", "/store/orders/{orderId}/complete", [d](const httplib::Request& req, httplib::Response& res) {
-    const auto id = http::path_id(req, 1, "orderId");
-    const auto ship_date = parse_completion(req);
-    send_order(res, d.orders.complete(id, ship_date, if_match(req)));
-  });
+  router.add("POST", "/store/orders/{orderId}/complete",
+             [d](const httplib::Request& req, httplib::Response& res) {
+               const auto id = http::path_id(req, 1, "orderId");
+               const auto ship_date = parse_completion(req);
+               send_order(res, d.orders.complete(id, ship_date, if_match(req)));
+             });
 
-  router.add("POST", "/store/orders/{orderId}/cancel", [d](const httplib::Request& req, httplib::Response& res) {
-    send_order(res, d.orders.cancel(http::path_id(req, 1, "orderId"), if_match(req)));
-  });
+  router.add("POST", "/store/orders/{orderId}/cancel",
+             [d](const httplib::Request& req, httplib::Response& res) {
+               send_order(res, d.orders.cancel(http::path_id(req, 1, "orderId"), if_match(req)));
+             });
 }
 
 }  // namespace petstore::orders

@@ -42,8 +42,8 @@ std::vector<std::string> OrdersProjection::event_arguments(const kafka::Message&
   return arguments(event, envelope.version, envelope.time);
 }
 
-es::ApplyOutcome OrdersProjection::apply_own(redis::Connection& conn, const Event& event, std::int64_t version,
-                                             const std::string& time) const {
+es::ApplyOutcome OrdersProjection::apply_own(redis::Connection& conn, const Event& event,
+                                             std::int64_t version, const std::string& time) const {
   return ScriptApplier::apply_own(conn, arguments(event, version, time));
 }
 

@@ -2,5 +2,6 @@
 #include "service.h"
 
 petstore::contract::Operations petstore::contract::orders_operations() {
-  return operations_of(orders::OrdersService(offline_config("orders"), orders::Topics{}, std::chrono::seconds(1)));
+  return operations_of(
+      orders::OrdersService(offline_config("orders"), orders::Topics{}, std::chrono::seconds(1)));
 }
