@@ -8,7 +8,7 @@
 
 namespace petstore::inventory {
 
-// Every Redis key of the inventory read model (docs/read-model.md).
+// Every Redis key of the inventory read model; apply.lua writes them.
 class InventoryKeys {
  public:
   explicit InventoryKeys(const std::string& prefix) : space_(prefix, "inventory") {}

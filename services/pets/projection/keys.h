@@ -9,7 +9,7 @@
 
 namespace petstore::pets {
 
-// Every Redis key of the pets read model (docs/read-model.md has the layout).
+// Every Redis key of the pets read model; apply.lua writes them.
 class PetKeys {
  public:
   explicit PetKeys(const std::string& prefix) : space_(prefix, "pets") {}
