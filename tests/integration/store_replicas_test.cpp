@@ -41,6 +41,7 @@ TEST(StoreReplicasTest, KillingOneReplicaOfEachServiceLosesNoRead) {
   std::atomic<int> ok{0};
   std::atomic<int> failed{0};
   std::vector<std::thread> readers;
+  readers.reserve(4);
   for (int t = 0; t < 4; ++t) {
     readers.emplace_back([&, t] {
       auto c = store.client();

@@ -203,6 +203,7 @@ TEST_F(StoreSagaTest, FiftyConcurrentOrdersForTenUnits) {
   std::atomic<int> refused{0};
   std::atomic<int> other{0};
   std::vector<std::thread> clients;
+  clients.reserve(50);
   for (int i = 0; i < 50; ++i) {
     clients.emplace_back([&] {
       auto http = store_->client();

@@ -8,9 +8,7 @@ std::optional<PetFact> read_pet_fact(const events::Envelope& e) {
   PetFact fact;
   if (e.type == "io.petstore.pet.created") {
     fact.kind = PetFact::Kind::Appeared;
-  } else if (e.type == "io.petstore.pet.updated") {
-    fact.kind = PetFact::Kind::Changed;
-  } else if (e.type == "io.petstore.pet.status_changed") {
+  } else if (e.type == "io.petstore.pet.updated" || e.type == "io.petstore.pet.status_changed") {
     fact.kind = PetFact::Kind::Changed;
   } else if (e.type == "io.petstore.pet.deleted") {
     fact.kind = PetFact::Kind::Deleted;
