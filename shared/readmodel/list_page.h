@@ -57,7 +57,8 @@ class Lister {
   redis::Script list_;
 };
 
-// HMGET key field...: the single-item read matching a list's fields.
+// HMGET key field...: the single-item read matching a list's fields. The
+// arguments view `key`, which must outlive them.
 template <size_t N>
 redis::Args hmget(const std::string& key, const std::array<std::string_view, N>& fields) {
   redis::Args args{"HMGET", key};

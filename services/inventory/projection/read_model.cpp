@@ -61,7 +61,8 @@ ReadModel::ReadModel(redis::Multiplexer& reads, InventoryKeys keys)
     : reads_(reads), keys_(std::move(keys)), lister_(reads) {}
 
 std::pair<Item, Reservation> ReadModel::ledger(std::int64_t pet_id, std::int64_t order_id) {
-  std::vector<redis::Args> commands{readmodel::hmget(keys_.item(pet_id), kItemFields)};
+  const auto key = keys_.item(pet_id);  // Args only view it: it must outlive them
+  std::vector<redis::Args> commands{readmodel::hmget(key, kItemFields)};
   const auto order = std::to_string(order_id);
   const auto reservations = keys_.reservations(pet_id);
   if (order_id != 0) {
