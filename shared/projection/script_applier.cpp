@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "embedded/apply_prelude.lua.h"
 #include "embedded/skip.lua.h"
 
 namespace petstore::projection {
@@ -16,7 +17,7 @@ redis::Args view(const std::vector<std::string>& args) {
 ScriptApplier::ScriptApplier(std::string offsets_key, std::string_view apply_lua, std::string service)
     : offsets_key_(std::move(offsets_key)),
       service_(std::move(service)),
-      apply_(apply_lua),
+      apply_(std::string(kApplyPreludeLua) + std::string(apply_lua)),
       skip_(kSkipLua) {}
 
 std::vector<const redis::Script*> ScriptApplier::scripts() const {

@@ -6,6 +6,7 @@ namespace petstore::service {
 
 Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
     : cfg_(cfg),
+      offsets_key_(keys.offsets()),
       pool_(cfg.redis, cfg.redis_pool_idle),
       reads_(cfg.redis),
       producer_(cfg.producer()),
@@ -13,7 +14,7 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       ids_(0, ids::system_unix_ms),
       log_(producer_, "/petstore/" + cfg.service),
       locks_(pool_, cfg.command_lease, cfg.lock_wait),
-      catch_up_(producer_, pool_, keys.offsets(), cfg.catch_up_timeout),
+      catch_up_(producer_, pool_, offsets_key_, cfg.catch_up_timeout),
       commands_(log_, locks_, catch_up_, pool_, cfg.command_lease,
                 std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms)),
       idempotency_(pool_, cfg.command_lease, std::chrono::hours(24)) {}
@@ -30,7 +31,7 @@ void Platform::project(const std::vector<std::string>& topics, projection::Appli
       kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group("projection"),
                               cfg_.service + "-projection-" + cfg_.instance, topics,
                               cfg_.kafka_fetch_wait_max_ms},
-      pool_, es::KeySpace(cfg_.prefix, cfg_.service).offsets(), applier);
+      pool_, offsets_key_, applier);
   runner->start();
   runners_.push_back(std::move(runner));
 }

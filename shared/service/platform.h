@@ -57,6 +57,7 @@ class Platform {
 
  private:
   config::ServiceConfig cfg_;
+  std::string offsets_key_;
   redis::Pool pool_;
   redis::Multiplexer reads_;
   kafka::Producer producer_;

@@ -6,19 +6,18 @@ Ledger::Ledger(es::CommandPath& path, ReadModel& read, InventoryProjection& proj
                std::string topic)
     : path_(path), read_(read), projection_(projection), keys_(std::move(keys)), topic_(std::move(topic)) {}
 
-bool Ledger::change(std::int64_t pet_id, std::int64_t order_id, const Decide& decide) {
+void Ledger::change(std::int64_t pet_id, std::int64_t order_id, const Decide& decide) {
   es::LockGuard guard(path_.locks(), path_.lock(keys_.item_lock(pet_id), topic_, pet_id));
   const auto [item, recorded] = read_.ledger(pet_id, order_id);
   const auto event = decide(item, recorded);
   if (!event) {
-    return false;
+    return;
   }
   const auto version = item.version + 1;
   path_.commit({topic_, std::string(type_of(*event)), pet_id, version, encode(*event), kSchemaVersion},
                &guard, [&](redis::Connection& c, const std::string& time) {
                  return projection_.apply_own(c, *event, version, time);
                });
-  return true;
 }
 
 }  // namespace petstore::inventory

@@ -24,10 +24,9 @@ class Ledger {
          std::string topic);
 
   // `decide` gets the ledger and the reservation recorded for `order_id`
-  // (0: none) and returns the event to record, if any. Returns whether one
-  // was recorded.
+  // (0: none) and returns the event to record, if any.
   using Decide = std::function<std::optional<Event>(const Item&, const Reservation&)>;
-  bool change(std::int64_t pet_id, std::int64_t order_id, const Decide& decide);
+  void change(std::int64_t pet_id, std::int64_t order_id, const Decide& decide);
 
   ReadModel& read() { return read_; }
 

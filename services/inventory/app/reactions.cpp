@@ -20,16 +20,23 @@ void OrdersReaction::handle(const kafka::Message& m) {
   if (!fact) {
     return;
   }
-  if (fact->kind == OrderFact::Kind::Placed && ledger_.read().ledger(fact->pet_id).first.pet_version == 0) {
+  bool pet_never_seen = false;
+  auto decide = [&](const Item& item, const Reservation& recorded) -> std::optional<Event> {
+    if (fact->kind == OrderFact::Kind::Placed && item.pet_version == 0 && !pet_never_seen) {
+      pet_never_seen = true;  // decide again once the pets reaction has caught up
+      return std::nullopt;
+    }
+    return decide_order_fact(item, recorded, *fact);
+  };
+  ledger_.change(fact->pet_id, fact->order_id, decide);
+  if (pet_never_seen) {
     // Pets and orders are different topics: an order may arrive before the
     // pet's creation was mirrored. Only refuse an unknown pet once every pet
     // event appended so far to its partition has been handled. This waits
     // without the ledger's lock, which the pets reaction needs.
     pets_seen_.partition_end(pets_topic_, log_.partition_of(pets_topic_, fact->pet_id));
+    ledger_.change(fact->pet_id, fact->order_id, decide);
   }
-  ledger_.change(fact->pet_id, fact->order_id, [&](const Item& item, const Reservation& recorded) {
-    return decide_order_fact(item, recorded, *fact);
-  });
 }
 
 }  // namespace petstore::inventory

@@ -2,41 +2,22 @@
 -- that produced it (the projection) or without one (the write path applying
 -- its own just-acknowledged event). Per-ledger versions make it idempotent.
 --
--- KEYS[1]  hash of applied positions ("<topic>:<partition>" -> offset)
--- ARGV[1]  position field, or '' on the write path   ARGV[2] offset
--- ARGV[3]  key base, e.g. "petstore:{inventory}:"
+-- KEYS and ARGV[1..3] as in shared/projection/apply_prelude.lua, which is
+-- prepended and defines field, offset, base, record_position, version_verdict.
 -- ARGV[4]  event type   ARGV[5] pet id   ARGV[6] version   ARGV[7] time
 -- ARGV[8]  pet status   ARGV[9] pet version   ARGV[10] quantity
 -- ARGV[11] order id     ARGV[12] refusal reason
 -- Returns 'applied', 'duplicate', or 'behind' (write path only).
 
-local field, offset, base = ARGV[1], ARGV[2], ARGV[3]
 local etype, pet, version, time = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
 local pet_status, pet_version, qty = ARGV[8], ARGV[9], tonumber(ARGV[10])
 local order, reason = ARGV[11], ARGV[12]
 
-if field ~= '' then
-  local seen = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
-  if tonumber(offset) <= seen then
-    return 'duplicate'
-  end
-end
-
-local function record_position()
-  if field ~= '' then
-    redis.call('HSET', KEYS[1], field, offset)
-  end
-end
-
 local key = base .. 'item:' .. pet
 local orders = key .. ':orders'
-local current = tonumber(redis.call('HGET', key, 'version') or '0')
-if version <= current then
-  record_position()
-  return 'duplicate'
-end
-if field == '' and version ~= current + 1 then
-  return 'behind'
+local verdict = version_verdict(key, version)
+if verdict then
+  return verdict
 end
 
 local old = redis.call('HMGET', key, 'tracked', 'status', 'petStatus', 'quantity', 'reserved')

@@ -1,7 +1,6 @@
 #include "projection/inventory_projection.h"
 
 #include "embedded/apply.lua.h"
-#include "events/envelope.h"
 #include "util/overloaded.h"
 
 namespace petstore::inventory {
@@ -65,12 +64,8 @@ std::vector<std::string> InventoryProjection::arguments(const Event& event, std:
 }
 
 std::vector<std::string> InventoryProjection::event_arguments(const kafka::Message& m) const {
-  const auto envelope = events::from_message(m);
-  const auto event = decode(envelope.type, envelope.data);
-  if (aggregate_of(event) != envelope.aggregate_id) {
-    throw std::invalid_argument("ce_subject does not match the payload petId");
-  }
-  return arguments(event, envelope.version, envelope.time);
+  const auto own = projection::decode_own_event(m, decode, aggregate_of);
+  return arguments(own.event, own.envelope.version, own.envelope.time);
 }
 
 es::ApplyOutcome InventoryProjection::apply_own(redis::Connection& conn, const Event& event,

@@ -2,39 +2,20 @@
 -- position that produced it (the projection) or without one (the write path
 -- applying its own just-acknowledged event). Versions make it idempotent.
 --
--- KEYS[1]  hash of applied positions ("<topic>:<partition>" -> offset)
--- ARGV[1]  position field, or '' on the write path   ARGV[2] offset
--- ARGV[3]  key base, e.g. "petstore:{orders}:"
+-- KEYS and ARGV[1..3] as in shared/projection/apply_prelude.lua, which is
+-- prepended and defines field, offset, base, record_position, version_verdict.
 -- ARGV[4]  event type   ARGV[5] order id   ARGV[6] version   ARGV[7] time
 -- ARGV[8]  pet id       ARGV[9] quantity   ARGV[10] ship date ('' for none)
 -- ARGV[11] refusal reason
 -- Returns 'applied', 'duplicate', or 'behind' (write path only).
 
-local field, offset, base = ARGV[1], ARGV[2], ARGV[3]
 local etype, id, version, time = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
 local pet, qty, ship, reason = ARGV[8], ARGV[9], ARGV[10], ARGV[11]
 
-if field ~= '' then
-  local seen = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
-  if tonumber(offset) <= seen then
-    return 'duplicate'
-  end
-end
-
-local function record_position()
-  if field ~= '' then
-    redis.call('HSET', KEYS[1], field, offset)
-  end
-end
-
 local key = base .. 'order:' .. id
-local current = tonumber(redis.call('HGET', key, 'version') or '0')
-if version <= current then
-  record_position()
-  return 'duplicate'
-end
-if field == '' and version ~= current + 1 then
-  return 'behind'
+local verdict = version_verdict(key, version)
+if verdict then
+  return verdict
 end
 
 -- Every index an order of this pet and status belongs to (OrderKeys::index).

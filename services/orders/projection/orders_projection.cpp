@@ -1,7 +1,6 @@
 #include "projection/orders_projection.h"
 
 #include "embedded/apply.lua.h"
-#include "events/envelope.h"
 #include "util/overloaded.h"
 
 namespace petstore::orders {
@@ -34,12 +33,8 @@ std::vector<std::string> OrdersProjection::arguments(const Event& event, std::in
 }
 
 std::vector<std::string> OrdersProjection::event_arguments(const kafka::Message& m) const {
-  const auto envelope = events::from_message(m);
-  const auto event = decode(envelope.type, envelope.data);
-  if (aggregate_of(event) != envelope.aggregate_id) {
-    throw std::invalid_argument("ce_subject does not match the payload id");
-  }
-  return arguments(event, envelope.version, envelope.time);
+  const auto own = projection::decode_own_event(m, decode, aggregate_of);
+  return arguments(own.event, own.envelope.version, own.envelope.time);
 }
 
 es::ApplyOutcome OrdersProjection::apply_own(redis::Connection& conn, const Event& event,

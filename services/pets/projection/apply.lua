@@ -4,10 +4,8 @@
 -- how a 2xx guarantees read-your-writes. Per-aggregate versions make it
 -- idempotent: an event at or below the applied version changes nothing.
 --
--- KEYS[1]  hash of applied positions ("<topic>:<partition>" -> offset)
--- ARGV[1]  position field, or '' when the write path applies
--- ARGV[2]  offset (ignored without a position)
--- ARGV[3]  key base, e.g. "petstore:{pets}:"
+-- KEYS and ARGV[1..3] as in shared/projection/apply_prelude.lua, which is
+-- prepended and defines field, offset, base, record_position, version_verdict.
 -- ARGV[4]  event type      ARGV[5] aggregate id   ARGV[6] version   ARGV[7] time
 -- ARGV[8]  name            ARGV[9] category id    ARGV[10] status
 -- ARGV[11] description     ARGV[12] '1' if a description is present
@@ -15,23 +13,9 @@
 -- Returns 'applied', 'duplicate', or 'behind' (write path only: an earlier
 -- event of this aggregate is not applied yet, so the caller must wait).
 
-local field, offset, base = ARGV[1], ARGV[2], ARGV[3]
 local etype, id, version, time = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
 local name, cat, status = ARGV[8], ARGV[9], ARGV[10]
 local description, has_description, claim = ARGV[11], ARGV[12] == '1', ARGV[13]
-
-if field ~= '' then
-  local seen = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
-  if tonumber(offset) <= seen then
-    return 'duplicate'
-  end
-end
-
-local function record_position()
-  if field ~= '' then
-    redis.call('HSET', KEYS[1], field, offset)
-  end
-end
 
 local function release_claim(category)
   if claim ~= '' then
@@ -41,14 +25,12 @@ end
 
 local is_category = string.sub(etype, 1, 21) == 'io.petstore.category.'
 local key = base .. (is_category and 'cat:' or 'pet:') .. id
-local current = tonumber(redis.call('HGET', key, 'version') or '0')
-if version <= current then
-  record_position()
+local verdict = version_verdict(key, version)
+if verdict == 'duplicate' then
   release_claim(cat)
-  return 'duplicate'
 end
-if field == '' and version ~= current + 1 then
-  return 'behind'
+if verdict then
+  return verdict
 end
 
 local function indexes(pet, category, st)

@@ -1,7 +1,6 @@
 #include "projection/pets_projection.h"
 
 #include "embedded/apply.lua.h"
-#include "events/envelope.h"
 #include "util/overloaded.h"
 
 namespace petstore::pets {
@@ -70,12 +69,8 @@ std::vector<std::string> PetsProjection::arguments(const Event& event, std::int6
 }
 
 std::vector<std::string> PetsProjection::event_arguments(const kafka::Message& m) const {
-  const auto envelope = events::from_message(m);
-  const auto event = decode(envelope.type, envelope.data);
-  if (aggregate_of(event) != envelope.aggregate_id) {
-    throw std::invalid_argument("ce_subject does not match the payload id");
-  }
-  return arguments(event, envelope.version, envelope.time, "");
+  const auto own = projection::decode_own_event(m, decode, aggregate_of);
+  return arguments(own.event, own.envelope.version, own.envelope.time, "");
 }
 
 es::ApplyOutcome PetsProjection::apply_own(redis::Connection& conn, const Event& event, std::int64_t version,

@@ -158,24 +158,27 @@ std::string ServiceProcess::log_tail() const {
   return all.size() > 4000 ? all.substr(all.size() - 4000) : all;
 }
 
+std::map<std::string, std::string> deployment_env(const std::string& prefix,
+                                                  const std::map<std::string, std::string>& overrides) {
+  const auto& s = Stack::get();
+  std::map<std::string, std::string> env = {
+      {"PETSTORE_PREFIX", prefix},  {"KAFKA_BROKERS", s.kafka_brokers},
+      {"REDIS_HOST", s.redis_host}, {"REDIS_PORT", std::to_string(s.redis_port)},
+      {"HTTP_THREADS", "32"},       {"LOG_LEVEL", "info"},
+  };
+  for (const auto& [k, v] : overrides) {
+    env[k] = v;
+  }
+  return env;
+}
+
 PetsDeployment::PetsDeployment(int replicas, const std::map<std::string, std::string>& extra_env)
     : prefix_(unique_name("t")), pets_topic_(prefix_ + ".pets"), categories_topic_(prefix_ + ".categories") {
   create_topic(pets_topic_, 6);
   create_topic(categories_topic_, 3);
-  const auto& s = Stack::get();
-  std::map<std::string, std::string> env = {
-      {"PETSTORE_PREFIX", prefix_},
-      {"KAFKA_BROKERS", s.kafka_brokers},
-      {"KAFKA_TOPIC_PETS", pets_topic_},
-      {"KAFKA_TOPIC_CATEGORIES", categories_topic_},
-      {"REDIS_HOST", s.redis_host},
-      {"REDIS_PORT", std::to_string(s.redis_port)},
-      {"HTTP_THREADS", "32"},
-      {"LOG_LEVEL", "info"},
-  };
-  for (const auto& [k, v] : extra_env) {
-    env[k] = v;
-  }
+  auto topics = extra_env;
+  topics.insert({{"KAFKA_TOPIC_PETS", pets_topic_}, {"KAFKA_TOPIC_CATEGORIES", categories_topic_}});
+  auto env = deployment_env(prefix_, topics);
   for (int i = 0; i < replicas; ++i) {
     env["INSTANCE_ID"] = "replica" + std::to_string(i);
     replicas_.push_back(std::make_unique<ServiceProcess>(PETS_BINARY, env));

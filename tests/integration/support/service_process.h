@@ -47,6 +47,11 @@ class ServiceProcess {
 
 int free_port();
 
+// The environment of a test deployment's services: Redis prefix `prefix`, the
+// test broker and Redis, then `overrides` (topic names, test settings).
+std::map<std::string, std::string> deployment_env(const std::string& prefix,
+                                                  const std::map<std::string, std::string>& overrides);
+
 // A deployment of the pets service for one test: its own topics, Redis
 // prefix and consumer group, and `replicas` processes sharing them.
 class PetsDeployment {

@@ -30,22 +30,12 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
            {"pets", 6}, {"categories", 3}, {"orders", 6}, {"inventory", 6}}) {
     create_topic(topic(name), partitions);
   }
-  const auto& s = Stack::get();
-  std::map<std::string, std::string> env = {
-      {"PETSTORE_PREFIX", prefix_},
-      {"KAFKA_BROKERS", s.kafka_brokers},
-      {"KAFKA_TOPIC_PETS", topic("pets")},
-      {"KAFKA_TOPIC_CATEGORIES", topic("categories")},
-      {"KAFKA_TOPIC_ORDERS", topic("orders")},
-      {"KAFKA_TOPIC_INVENTORY", topic("inventory")},
-      {"REDIS_HOST", s.redis_host},
-      {"REDIS_PORT", std::to_string(s.redis_port)},
-      {"HTTP_THREADS", "32"},
-      {"LOG_LEVEL", "info"},
-  };
-  for (const auto& [k, v] : extra_env) {
-    env[k] = v;
-  }
+  auto overrides = extra_env;
+  overrides.insert({{"KAFKA_TOPIC_PETS", topic("pets")},
+                    {"KAFKA_TOPIC_CATEGORIES", topic("categories")},
+                    {"KAFKA_TOPIC_ORDERS", topic("orders")},
+                    {"KAFKA_TOPIC_INVENTORY", topic("inventory")}});
+  auto env = deployment_env(prefix_, overrides);
   std::map<std::string, std::string> servers;
   for (const auto& [service, binary] : binaries()) {
     for (int i = 0; i < replicas; ++i) {

@@ -1,0 +1,40 @@
+-- Prepended by projection::ScriptApplier to every service's apply.lua: the
+-- part of applying an event that is the same for every service.
+--
+-- KEYS[1]  hash of applied positions ("<topic>:<partition>" -> offset)
+-- ARGV[1]  position field, or '' when the write path applies its own event
+-- ARGV[2]  offset (ignored without a position)
+-- ARGV[3]  key base of the service, e.g. "petstore:{pets}:"
+-- The service's script reads its own arguments from ARGV[4] on.
+
+local field, offset, base = ARGV[1], ARGV[2], ARGV[3]
+
+-- A record at or below the applied position was applied already.
+if field ~= '' then
+  local seen = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
+  if tonumber(offset) <= seen then
+    return 'duplicate'
+  end
+end
+
+local function record_position()
+  if field ~= '' then
+    redis.call('HSET', KEYS[1], field, offset)
+  end
+end
+
+-- Per-aggregate versions make applying idempotent: an event at or below the
+-- aggregate's version changes nothing ('duplicate'); on the write path, an
+-- event that is not the next one must wait for the projection ('behind').
+-- Returns nil when the event is to be applied.
+local function version_verdict(key, version)
+  local current = tonumber(redis.call('HGET', key, 'version') or '0')
+  if version <= current then
+    record_position()
+    return 'duplicate'
+  end
+  if field == '' and version ~= current + 1 then
+    return 'behind'
+  end
+  return nil
+end
