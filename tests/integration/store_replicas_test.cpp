@@ -31,8 +31,10 @@ TEST(StoreReplicasTest, KillingOneReplicaOfEachServiceLosesNoRead) {
   StoreDeployment store(2);
   auto http = store.client();
   const auto pet = create_stocked_pet(*http, 5);
+  // Right after start-up the consumer groups may still be forming, so the
+  // saga may answer late (202); this test is about reads of the order either way.
   const auto order = post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(pet) + "}");
-  ASSERT_EQ(order->status, 201) << order->body;
+  ASSERT_TRUE(order->status == 201 || order->status == 202) << order->status << " " << order->body;
   const std::vector<std::string> paths = {
       "/pets/" + std::to_string(pet) + "/profile", "/store/orders/" + std::to_string(id_of(order)),
       "/store/inventory/items/" + std::to_string(pet), "/store/orders?limit=5"};
