@@ -27,6 +27,7 @@ void Reactor::start() {
 
 std::map<kafka::TopicPartition, std::int64_t> Reactor::start_offsets(
     const std::vector<kafka::TopicPartition>& assigned) {
+  joined_ = true;
   std::map<kafka::TopicPartition, std::int64_t> out;
   pool_.run_idempotent([&](redis::Connection& c) {
     for (const auto& tp : assigned) {

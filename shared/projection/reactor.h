@@ -40,6 +40,10 @@ class Reactor {
   Reactor& operator=(const Reactor&) = delete;
 
   void start();
+  // True once the group has handed this member its first assignment (even an
+  // empty one): until every replica has, the group is still forming and
+  // events wait unconsumed, so the replica reports itself not ready.
+  [[nodiscard]] bool joined() const { return joined_; }
 
  private:
   void loop();
@@ -54,6 +58,7 @@ class Reactor {
   Reaction& reaction_;
   redis::Script record_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> joined_{false};
   std::thread thread_;
 };
 

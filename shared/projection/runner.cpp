@@ -21,6 +21,7 @@ void Runner::start() {
 
 std::map<kafka::TopicPartition, std::int64_t> Runner::start_offsets(
     const std::vector<kafka::TopicPartition>& assigned) {
+  joined_ = true;
   std::map<kafka::TopicPartition, std::int64_t> out;
   pool_.run_idempotent([&](redis::Connection& c) {
     for (const auto& tp : assigned) {

@@ -47,6 +47,10 @@ class Runner {
   Runner& operator=(const Runner&) = delete;
 
   void start();
+  // True once the group has handed this member its first assignment (even an
+  // empty one): until every replica has, the group is still forming and
+  // events wait unconsumed, so the replica reports itself not ready.
+  [[nodiscard]] bool joined() const { return joined_; }
   [[nodiscard]] const RunnerStats& stats() const { return stats_; }
 
  private:
@@ -61,6 +65,7 @@ class Runner {
   Applier& applier_;
   RunnerStats stats_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> joined_{false};
   std::thread thread_;
 };
 

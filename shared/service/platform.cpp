@@ -1,5 +1,7 @@
 #include "service/platform.h"
 
+#include <algorithm>
+
 #include "http/health.h"
 
 namespace petstore::service {
@@ -53,13 +55,17 @@ void Platform::stop() {
 }
 
 void Platform::add_health_route(http::Router& router) {
-  http::add_health_route(router, {{"redis",
-                                   [this] {
-                                     return pool_.run([](redis::Connection& c) {
-                                       return !redis::is_error(*c.command({"PING"}));
-                                     });
-                                   }},
-                                  {"kafka", [this] { return producer_.reachable(1000); }}});
+  http::add_health_route(
+      router,
+      {{"redis",
+        [this] {
+          return pool_.run([](redis::Connection& c) { return !redis::is_error(*c.command({"PING"})); });
+        }},
+       {"kafka", [this] { return producer_.reachable(1000); }},
+       {"consumers", [this] {
+          return std::ranges::all_of(runners_, [](const auto& r) { return r->joined(); }) &&
+                 std::ranges::all_of(reactors_, [](const auto& r) { return r->joined(); });
+        }}});
 }
 
 }  // namespace petstore::service

@@ -42,7 +42,8 @@ class Platform {
   // Stops every consumer; the owning service calls it before the appliers and
   // reactions it handed out are destroyed.
   void stop();
-  // GET /healthz checking Redis and Kafka.
+  // GET /healthz checking Redis, Kafka, and that every consumer has joined its
+  // group (so a replica is only ready once events flow to it).
   void add_health_route(http::Router& router);
 
   [[nodiscard]] const config::ServiceConfig& config() const { return cfg_; }
