@@ -22,7 +22,7 @@ InventoryService::InventoryService(const config::ServiceConfig& cfg, Topics topi
       orders_reaction_(ledger_, pets_seen_, platform_.log(), topics_.pets),
       stock_(ledger_) {
   add_inventory_routes(router_, {stock_, read_});
-  platform_.add_health_route(router_);
+  platform_.add_platform_routes(router_);
 }
 
 void InventoryService::start() {

@@ -19,7 +19,7 @@ OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics,
       commands_(platform_.commands(), read_, projection_, keys_, topics_.orders, outcome_wait),
       outcomes_(commands_) {
   add_order_routes(router_, {commands_, read_, platform_.idempotency(), platform_.ids(), keys_});
-  platform_.add_health_route(router_);
+  platform_.add_platform_routes(router_);
 }
 
 void OrdersService::start() {

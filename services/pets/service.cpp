@@ -22,7 +22,7 @@ PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
                        platform_.idempotency(), platform_.ids(),    keys_};
   add_pet_routes(router_, deps);
   add_category_routes(router_, deps);
-  platform_.add_health_route(router_);
+  platform_.add_platform_routes(router_);
 }
 
 void PetsService::start() {

@@ -30,6 +30,19 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.command_lease = env.millis("COMMAND_LEASE_MS", c.command_lease);
   c.lock_wait = env.millis("LOCK_WAIT_MS", c.lock_wait);
   c.catch_up_timeout = env.millis("CATCH_UP_TIMEOUT_MS", c.catch_up_timeout);
+  auto& rl = c.rate_limit;
+  rl.enabled = env.flag("RATE_LIMIT", rl.enabled);
+  // A documented local default; every real deployment sets its own.
+  rl.admin_token = env.str("PETSTORE_ADMIN_TOKEN", "petstore-local-admin-token");
+  if (rl.admin_token.size() < 16) {
+    throw ConfigError("PETSTORE_ADMIN_TOKEN must be at least 16 characters");
+  }
+  rl.timeout = env.millis("RATE_LIMIT_TIMEOUT_MS", rl.timeout);
+  rl.ban_after = static_cast<int>(env.integer("RATE_LIMIT_BAN_AFTER", rl.ban_after, 1, 1'000'000));
+  rl.ban_window_s = static_cast<int>(env.integer("RATE_LIMIT_BAN_WINDOW_S", rl.ban_window_s, 1, 86'400));
+  rl.ban_first_s = static_cast<int>(env.integer("RATE_LIMIT_BAN_FIRST_S", rl.ban_first_s, 1, 86'400));
+  rl.ban_max_s =
+      static_cast<int>(env.integer("RATE_LIMIT_BAN_MAX_S", rl.ban_max_s, rl.ban_first_s, 30 * 86'400));
   // A lease shorter than the longest append would let a live holder lose its
   // lock while its event is still on the way to the log.
   if (c.command_lease.count() < 2LL * c.kafka_delivery_timeout_ms) {

@@ -10,6 +10,17 @@
 
 namespace petstore::config {
 
+// API keys and the rate limiter (the README's table has the variables).
+struct RateLimitConfig {
+  bool enabled = true;      // RATE_LIMIT
+  std::string admin_token;  // PETSTORE_ADMIN_TOKEN
+  std::chrono::milliseconds timeout{100};
+  int ban_after = 10;     // denied requests ...
+  int ban_window_s = 60;  // ... within this many seconds start a ban
+  int ban_first_s = 60;   // doubled for each repeat offence ...
+  int ban_max_s = 3600;   // ... up to this
+};
+
 // Settings every service reads from the environment (the README's
 // configuration table lists each variable with its default).
 struct ServiceConfig {
@@ -27,6 +38,7 @@ struct ServiceConfig {
   std::chrono::milliseconds command_lease{10'000};
   std::chrono::milliseconds lock_wait{3'000};
   std::chrono::milliseconds catch_up_timeout{5'000};
+  RateLimitConfig rate_limit;
 
   static ServiceConfig from_env(const Env& env, const std::string& service, int default_port);
 

@@ -28,5 +28,15 @@ inline constexpr const char* kStoreUnavailable = "store_unavailable";
 inline constexpr const char* kProjectionLagging = "projection_lagging";
 inline constexpr const char* kDependencyUnavailable = "dependency_unavailable";
 inline constexpr const char* kInternalError = "internal_error";
+// API keys, the admin API and the rate limiter.
+inline constexpr const char* kApiKeyMissing = "api_key_missing";
+inline constexpr const char* kApiKeyInvalid = "api_key_invalid";
+inline constexpr const char* kApiKeyRevoked = "api_key_revoked";
+inline constexpr const char* kApiKeyNotFound = "api_key_not_found";
+inline constexpr const char* kAdminTokenMissing = "admin_token_missing";
+inline constexpr const char* kAdminTokenInvalid = "admin_token_invalid";
+inline constexpr const char* kRateLimited = "rate_limited";
+inline constexpr const char* kRateLimitBanned = "rate_limit_banned";
+inline constexpr const char* kRateLimiterUnavailable = "rate_limiter_unavailable";
 
 }  // namespace petstore::codes

@@ -113,6 +113,14 @@ std::optional<bool> ObjectReader::optional_bool(const char* name) {
   return v->GetBool();
 }
 
+const rapidjson::Value* ObjectReader::optional_object(const char* name) {
+  const auto* v = member(name);
+  if (v != nullptr && !v->IsObject()) {
+    fail(codes::kInvalidType, std::string("field '") + name + "' must be an object");
+  }
+  return v;
+}
+
 void ObjectReader::reject_unknown() const {
   for (const auto& m : object_.GetObject()) {
     const std::string_view name(m.name.GetString(), m.name.GetStringLength());

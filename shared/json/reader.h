@@ -26,6 +26,8 @@ class ObjectReader {
   [[nodiscard]] std::optional<std::int64_t> optional_int64(const char* name);
   [[nodiscard]] std::int64_t required_int64(const char* name);
   [[nodiscard]] std::optional<bool> optional_bool(const char* name);
+  // A nested object (read it with its own ObjectReader), or nullptr if absent.
+  [[nodiscard]] const rapidjson::Value* optional_object(const char* name);
   [[nodiscard]] bool has(const char* name) const;
 
   // Refuses any member that no accessor asked for.

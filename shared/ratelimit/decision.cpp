@@ -9,11 +9,20 @@ std::int64_t ceil_seconds(std::int64_t ms) {
   return ms <= 0 ? 0 : (ms + 999) / 1000;
 }
 
+std::string window_state(const char* name, std::int64_t remaining, std::int64_t reset) {
+  return "\"" + std::string(name) + "\";r=" + std::to_string(remaining) + ";t=" + std::to_string(reset);
+}
+
 }  // namespace
+
+std::string banned_state(std::int64_t seconds) {
+  return window_state("minute", 0, seconds) + ", " + window_state("day", 0, seconds);
+}
 
 Decision decide(const Limits& limits, const Counters& c) {
   Decision d;
   d.verdict = c.verdict;
+  d.ban_ms = c.ban_ms;
   const auto minute_left = std::max<std::int64_t>(0, limits.per_minute - c.minute_used);
   const auto day_left = std::max<std::int64_t>(0, limits.per_day - c.day_used);
   const bool minute_binds =
@@ -41,12 +50,16 @@ Decision decide(const Limits& limits, const Counters& c) {
   const auto window = [](const char* name, std::int64_t quota, std::int64_t seconds) {
     return "\"" + std::string(name) + "\";q=" + std::to_string(quota) + ";w=" + std::to_string(seconds);
   };
-  const auto left = [](const char* name, std::int64_t remaining, std::int64_t reset) {
-    return "\"" + std::string(name) + "\";r=" + std::to_string(remaining) + ";t=" + std::to_string(reset);
-  };
   d.policy = window("minute", limits.per_minute, limits.short_window_s) + ", " +
              window("day", limits.per_day, limits.long_window_s);
-  d.state = left("minute", minute_left, minute_reset) + ", " + left("day", day_left, day_reset);
+  d.state =
+      window_state("minute", minute_left, minute_reset) + ", " + window_state("day", day_left, day_reset);
+  if (c.verdict == Counters::Verdict::Banned) {
+    // Nothing is admitted until the ban ends, whatever the windows hold.
+    d.remaining = 0;
+    d.reset_unix = ceil_seconds(c.now_ms + c.ban_ms);
+    d.state = banned_state(d.retry_after);
+  }
   return d;
 }
 

@@ -16,7 +16,9 @@ struct Limits {
 
 // What limit.lua reported for one request.
 struct Counters {
-  enum class Verdict { Denied = 0, Admitted = 1, Banned = 2 };
+  // Unknown and Revoked: the presented API key is not (or no longer) usable;
+  // nothing was counted.
+  enum class Verdict { Denied = 0, Admitted = 1, Banned = 2, Unknown = 3, Revoked = 4 };
   Verdict verdict = Verdict::Denied;
   std::int64_t now_ms = 0;
   std::int64_t minute_used = 0;
@@ -31,6 +33,7 @@ struct Counters {
 // when to come back.
 struct Decision {
   Counters::Verdict verdict = Counters::Verdict::Denied;
+  std::int64_t ban_ms = 0;       // a ban's remaining time
   std::int64_t limit = 0;        // X-RateLimit-Limit
   std::int64_t remaining = 0;    // X-RateLimit-Remaining
   std::int64_t reset_unix = 0;   // X-RateLimit-Reset (unix seconds)
@@ -44,5 +47,8 @@ struct Decision {
 // first). Retry-After is the moment every exhausted window has reset (for a
 // ban, its end), rounded up, so a client that waits it out is admitted.
 Decision decide(const Limits& limits, const Counters& c);
+
+// The RateLimit field while a ban has `seconds` left: nothing in either window.
+std::string banned_state(std::int64_t seconds);
 
 }  // namespace petstore::ratelimit

@@ -1,34 +1,42 @@
 #include "ratelimit/limiter.h"
 
+#include "apikeys/api_key.h"
 #include "embedded/limit.lua.h"
 
 namespace petstore::ratelimit {
 
-Limiter::Limiter(redis::Pool& pool, std::string prefix, BanPolicy ban)
-    : pool_(pool), prefix_(std::move(prefix)), ban_(ban), script_(kLimitLua) {}
+Limiter::Limiter(redis::Multiplexer& redis, std::string prefix, BanPolicy ban)
+    : redis_(redis), prefix_(std::move(prefix)), ban_(ban), script_(kLimitLua) {}
 
-Decision Limiter::check(const std::string& key_id, const Limits& limits) {
-  const auto base = prefix_ + ":rl:{" + key_id + "}:";
-  const std::string keys[] = {base + "m", base + "d", base + "denials", base + "ban", base + "offences"};
-  const std::string args[] = {std::to_string(limits.per_minute),   std::to_string(limits.per_day),
-                              std::to_string(ban_.threshold),      std::to_string(ban_.within_s),
-                              std::to_string(ban_.first_ban_s),    std::to_string(ban_.max_ban_s),
-                              std::to_string(ban_.remember_s),     std::to_string(limits.short_window_s),
-                              std::to_string(limits.long_window_s)};
-  const auto reply = pool_.run([&](redis::Connection& c) {
-    return script_.run(c, redis::Args(std::begin(keys), std::end(keys)),
-                       redis::Args(std::begin(args), std::end(args)));
-  });
+Decision Limiter::check(const Subject& subject, const Limits& limits) {
+  const auto base = prefix_ + ":rl:{" + subject.tag + "}:";
+  // The strings outlive the Args views into them until the reply is back.
+  const std::string keys[] = {base + "m",   base + "d",        base + "denials",
+                              base + "ban", base + "offences", apikeys::record_key(prefix_, subject.tag)};
+  const std::string args[] = {std::to_string(limits.per_minute),    std::to_string(limits.per_day),
+                              std::to_string(ban_.threshold),       std::to_string(ban_.within_s),
+                              std::to_string(ban_.first_ban_s),     std::to_string(ban_.max_ban_s),
+                              std::to_string(ban_.remember_s),      std::to_string(limits.short_window_s),
+                              std::to_string(limits.long_window_s), subject.digest};
+  const auto reply = redis_.script(script_, redis::Args(std::begin(keys), std::end(keys)),
+                                   redis::Args(std::begin(args), std::end(args)));
   const auto& r = redis::expect_ok(reply);
   Counters c;
   c.verdict = static_cast<Counters::Verdict>(redis::as_integer(*r.element[0]));
+  if (c.verdict == Counters::Verdict::Unknown || c.verdict == Counters::Verdict::Revoked) {
+    Decision d;
+    d.verdict = c.verdict;
+    return d;
+  }
   c.now_ms = redis::as_integer(*r.element[1]);
   c.minute_used = redis::as_integer(*r.element[2]);
   c.day_used = redis::as_integer(*r.element[3]);
   c.minute_end_ms = redis::as_integer(*r.element[4]);
   c.day_end_ms = redis::as_integer(*r.element[5]);
   c.ban_ms = redis::as_integer(*r.element[6]);
-  return decide(limits, c);
+  const Limits applied{redis::as_integer(*r.element[7]), redis::as_integer(*r.element[8]),
+                       redis::as_integer(*r.element[9]), redis::as_integer(*r.element[10])};
+  return decide(applied, c);
 }
 
 }  // namespace petstore::ratelimit

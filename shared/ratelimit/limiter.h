@@ -3,12 +3,12 @@
 #include <string>
 
 #include "ratelimit/decision.h"
-#include "redis/pool.h"
+#include "redis/multiplexer.h"
 #include "redis/script.h"
 
 namespace petstore::ratelimit {
 
-// When a key that keeps sending after 429 is banned, and for how long.
+// When a subject that keeps sending after 429 is banned, and for how long.
 struct BanPolicy {
   int threshold = 10;      // denied requests ...
   int within_s = 60;       // ... within this many seconds start a ban
@@ -17,17 +17,28 @@ struct BanPolicy {
   int remember_s = 86400;  // an offence counts as a repeat for this long
 };
 
-// The distributed limiter: one EVALSHA per request against the shared
-// Redis, never retried (a resend could count a request twice). Keys:
-// "<prefix>:rl:{<key id>}:<m|d|denials|ban|offences>".
+// Whose budget a request counts against: an API key (its id as the hash tag,
+// its digest to check against the key's record) or, for a request without a
+// usable key, the caller's address (empty digest).
+struct Subject {
+  std::string tag;
+  std::string digest;
+};
+
+// The distributed limiter: one EVALSHA per request against the shared Redis.
+// Keys: "<prefix>:rl:{<tag>}:<m|d|denials|ban|offences>" and, for an API key,
+// its record "<prefix>:apikey:{<tag>}": one hash tag per subject.
 class Limiter {
  public:
-  Limiter(redis::Pool& pool, std::string prefix, BanPolicy ban);
+  Limiter(redis::Multiplexer& redis, std::string prefix, BanPolicy ban);
 
-  Decision check(const std::string& key_id, const Limits& limits);
+  // For a key, the limits come from its record (`limits` is ignored) and the
+  // verdict may be Unknown or Revoked; for an address, `limits` apply.
+  // Throws redis::Unavailable when Redis does not answer in time.
+  Decision check(const Subject& subject, const Limits& limits);
 
  private:
-  redis::Pool& pool_;
+  redis::Multiplexer& redis_;
   std::string prefix_;
   BanPolicy ban_;
   redis::Script script_;

@@ -100,7 +100,15 @@ std::int64_t as_integer(const redisReply& r) {
 
 const redisReply& expect_ok(const Reply& reply) {
   if (is_error(*reply)) {
-    throw CommandError(std::string(as_string(*reply)));
+    const auto text = as_string(*reply);
+    // Redis is there but cannot serve yet (loading its data after a restart,
+    // busy with a script): an outage to wait out, not a bug.
+    for (const std::string_view transient : {"LOADING", "BUSY", "MASTERDOWN", "TRYAGAIN"}) {
+      if (text.starts_with(transient)) {
+        throw Unavailable(std::string(text));
+      }
+    }
+    throw CommandError(std::string(text));
   }
   return *reply;
 }

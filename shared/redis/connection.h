@@ -74,7 +74,8 @@ class Connection {
 [[nodiscard]] bool is_error(const redisReply& r);
 [[nodiscard]] std::string_view as_string(const redisReply& r);
 [[nodiscard]] std::int64_t as_integer(const redisReply& r);
-// Throws CommandError when the reply is an error reply.
+// Throws CommandError when the reply is an error reply, Unavailable when it
+// says Redis cannot serve yet (LOADING, BUSY, MASTERDOWN, TRYAGAIN).
 const redisReply& expect_ok(const Reply& reply);
 
 }  // namespace petstore::redis

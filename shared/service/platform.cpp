@@ -2,9 +2,21 @@
 
 #include <algorithm>
 
+#include "apikeys/admin_routes.h"
 #include "http/health.h"
 
 namespace petstore::service {
+namespace {
+
+// A slow Redis must not stall requests at the gate: the limiter's connection
+// gives up after RATE_LIMIT_TIMEOUT_MS.
+redis::Endpoint limiter_endpoint(const config::ServiceConfig& cfg) {
+  auto e = cfg.redis;
+  e.connect_timeout = e.command_timeout = cfg.rate_limit.timeout;
+  return e;
+}
+
+}  // namespace
 
 Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
     : cfg_(cfg),
@@ -19,7 +31,13 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       catch_up_(producer_, pool_, offsets_key_, cfg.catch_up_timeout),
       commands_(log_, locks_, catch_up_, pool_, cfg.command_lease,
                 std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms)),
-      idempotency_(pool_, cfg.command_lease, std::chrono::hours(24)) {}
+      idempotency_(pool_, cfg.command_lease, std::chrono::hours(24)),
+      limiter_redis_(limiter_endpoint(cfg)),
+      limiter_(limiter_redis_, cfg.prefix,
+               ratelimit::BanPolicy{cfg.rate_limit.ban_after, cfg.rate_limit.ban_window_s,
+                                    cfg.rate_limit.ban_first_s, cfg.rate_limit.ban_max_s, 86'400}),
+      gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free)),
+      api_keys_(pool_, cfg.prefix) {}
 
 void Platform::start(const std::vector<std::string>& topics) {
   for (const auto& t : topics) {
@@ -54,7 +72,12 @@ void Platform::stop() {
   runners_.clear();
 }
 
-void Platform::add_health_route(http::Router& router) {
+void Platform::add_platform_routes(http::Router& router) {
+  apikeys::add_admin_routes(router, api_keys_, cfg_.rate_limit.admin_token);
+  if (cfg_.rate_limit.enabled) {
+    router.before(
+        [this](const httplib::Request& req, httplib::Response& res) { return gate_.admit(req, res); });
+  }
   http::add_health_route(
       router,
       {{"redis",

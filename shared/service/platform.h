@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "apikeys/key_store.h"
 #include "config/service_config.h"
 #include "es/aggregate_lock.h"
 #include "es/catch_up.h"
@@ -17,6 +18,9 @@
 #include "kafka/producer.h"
 #include "projection/reactor.h"
 #include "projection/runner.h"
+#include "ratelimit/ban_cache.h"
+#include "ratelimit/gate.h"
+#include "ratelimit/limiter.h"
 #include "redis/multiplexer.h"
 #include "redis/pool.h"
 
@@ -26,7 +30,8 @@ namespace petstore::service {
 // writes, one pipelined connection for reads), the idempotent producer and the
 // event log on it, id generation, the aggregate lock and the command path, the
 // Idempotency-Key store, the health route, and the consumers (the projection of
-// the service's own topics and any reactors to other services' events).
+// the service's own topics and any reactors to other services' events), and
+// API keys with the shared rate limiter.
 // Constructing it opens no connection; start() does.
 class Platform {
  public:
@@ -42,9 +47,11 @@ class Platform {
   // Stops every consumer; the owning service calls it before the appliers and
   // reactions it handed out are destroyed.
   void stop();
-  // GET /healthz checking Redis, Kafka, and that every consumer has joined its
-  // group (so a replica is only ready once events flow to it).
-  void add_health_route(http::Router& router);
+  // What every service serves alike: GET /healthz (Redis, Kafka, and every
+  // consumer joined its group, so a replica is only ready once events flow to
+  // it), the admin API for API keys, and the rate-limit gate in front of all
+  // other routes (unless RATE_LIMIT=off).
+  void add_platform_routes(http::Router& router);
 
   [[nodiscard]] const config::ServiceConfig& config() const { return cfg_; }
   redis::Pool& pool() { return pool_; }
@@ -69,6 +76,11 @@ class Platform {
   es::CatchUp catch_up_;
   es::CommandPath commands_;
   es::IdempotencyStore idempotency_;
+  redis::Multiplexer limiter_redis_;  // its own connection, with the limiter's deadline
+  ratelimit::Limiter limiter_;
+  ratelimit::BanCache bans_;
+  ratelimit::Gate gate_;
+  apikeys::KeyStore api_keys_;
   std::vector<std::unique_ptr<projection::Runner>> runners_;
   std::vector<std::unique_ptr<projection::Reactor>> reactors_;
 };

@@ -40,6 +40,10 @@ TEST(RateLimitDecision, ABanTellsItsRemainingTime) {
   const auto d = decide(Limits{60, 1000}, counters(Counters::Verdict::Banned, 0, 0, 119'001));
   EXPECT_EQ(d.verdict, Counters::Verdict::Banned);
   EXPECT_EQ(d.retry_after, 120);
+  // While banned nothing is admitted: no requests left until the ban ends.
+  EXPECT_EQ(d.remaining, 0);
+  EXPECT_EQ(d.reset_unix, (kNow + 119'001 + 999) / 1000);
+  EXPECT_EQ(d.state, "\"minute\";r=0;t=120, \"day\";r=0;t=120");
 }
 
 TEST(RateLimitDecision, DraftHeadersListBothWindows) {

@@ -1,0 +1,177 @@
+#include "apikeys/admin_routes.h"
+
+#include <openssl/crypto.h>
+
+#include "apikeys/api_key.h"
+#include "error/api_error.h"
+#include "error/codes.h"
+#include "http/request.h"
+#include "http/response.h"
+#include "json/reader.h"
+#include "json/writer.h"
+#include "text/digest.h"
+
+namespace petstore::apikeys {
+namespace {
+
+[[noreturn]] void refuse(int status, const char* code, std::string message) {
+  throw ApiException(ApiError(status, code, std::move(message)));
+}
+
+// Compares digests, not the strings: equal lengths, and CRYPTO_memcmp takes
+// the same time wherever they differ, so timing tells nothing about the token.
+void check_token(const httplib::Request& req, const std::string& token_digest) {
+  const auto auth = req.get_header_value("Authorization");
+  constexpr std::string_view kBearer = "Bearer ";
+  if (auth.empty()) {
+    ApiError e(401, codes::kAdminTokenMissing, "send the admin token as Authorization: Bearer <token>");
+    e.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"petstore-admin\"");
+    throw ApiException(std::move(e));
+  }
+  const auto presented =
+      text::sha256_hex(std::string_view(auth).starts_with(kBearer) ? auth.substr(kBearer.size()) : "");
+  if (CRYPTO_memcmp(presented.data(), token_digest.data(), token_digest.size()) != 0) {
+    refuse(403, codes::kAdminTokenInvalid, "the admin token is not valid");
+  }
+}
+
+std::string key_id(const httplib::Request& req) {
+  const auto& id = req.matches[1];
+  if (!is_key_id(id.str())) {
+    refuse(404, codes::kApiKeyNotFound, "no API key " + id.str());
+  }
+  return id.str();
+}
+
+// A plan and its limits from {"plan": ..., "limits": {...}}: the fixed plans
+// take no limits; enterprise requires perMinute and perDay and may shorten or
+// lengthen its windows.
+std::pair<Plan, ratelimit::Limits> read_plan(json::ObjectReader& body) {
+  const auto name = body.required_string("plan");
+  const auto plan = parse_plan(name);
+  if (!plan) {
+    refuse(400, codes::kInvalidValue, "plan must be one of free, pro, business, enterprise");
+  }
+  const auto* limits = body.optional_object("limits");
+  if (const auto fixed = fixed_limits(*plan)) {
+    if (limits != nullptr) {
+      refuse(400, codes::kInvalidValue, "limits are set per key only on the enterprise plan");
+    }
+    return {*plan, *fixed};
+  }
+  if (limits == nullptr) {
+    refuse(400, codes::kMissingField, "the enterprise plan needs limits: {perMinute, perDay}");
+  }
+  json::ObjectReader l(*limits);
+  ratelimit::Limits custom;
+  custom.per_minute = l.required_int64("perMinute");
+  custom.per_day = l.required_int64("perDay");
+  custom.short_window_s = l.optional_int64("minuteWindowSeconds").value_or(60);
+  custom.long_window_s = l.optional_int64("dayWindowSeconds").value_or(86'400);
+  l.reject_unknown();
+  if (const auto why = invalid_limits(custom)) {
+    refuse(400, codes::kInvalidValue, *why);
+  }
+  return {*plan, custom};
+}
+
+void write_record(json::Writer& w, const KeyRecord& k) {
+  w.field("id", k.id).field("plan", plan_name(k.plan));
+  w.key("limits")
+      .begin_object()
+      .field("perMinute", k.limits.per_minute)
+      .field("perDay", k.limits.per_day)
+      .field("minuteWindowSeconds", k.limits.short_window_s)
+      .field("dayWindowSeconds", k.limits.long_window_s)
+      .end_object();
+  w.field("name", k.name).field("createdAt", k.created_at).field("revoked", k.revoked_at.has_value());
+  w.optional_field("revokedAt", k.revoked_at);
+}
+
+std::string record_json(const KeyRecord& k) {
+  json::Writer w;
+  w.begin_object();
+  write_record(w, k);
+  return w.end_object().finish();
+}
+
+}  // namespace
+
+void add_admin_routes(http::Router& router, KeyStore& store, std::string admin_token) {
+  const auto token = std::make_shared<const std::string>(text::sha256_hex(admin_token));
+
+  router.add("POST", "/admin/keys", [&store, token](const httplib::Request& req, httplib::Response& res) {
+    check_token(req, *token);
+    http::require_json_body(req);
+    const auto doc = json::parse_object(req.body);
+    json::ObjectReader body(doc);
+    const auto [plan, limits] = read_plan(body);
+    const auto name = body.optional_string("name").value_or("");
+    body.reject_unknown();
+    const auto issued = store.issue(plan, limits, name);
+    json::Writer w;
+    w.begin_object().field("key", issued.key);
+    write_record(w, issued.record);
+    res.set_header("Location", "/admin/keys/" + issued.record.id);
+    res.set_header("Cache-Control", "no-store");
+    http::send_json(res, 201, w.end_object().finish());
+  });
+
+  router.add("GET", "/admin/keys", [&store, token](const httplib::Request& req, httplib::Response& res) {
+    check_token(req, *token);
+    const http::Query query(req, {});
+    json::Writer w;
+    w.begin_array();
+    for (const auto& k : store.list()) {
+      w.begin_object();
+      write_record(w, k);
+      w.end_object();
+    }
+    http::send_json(res, 200, w.end_array().finish());
+  });
+
+  router.add("GET", "/admin/keys/{keyId}",
+             [&store, token](const httplib::Request& req, httplib::Response& res) {
+               check_token(req, *token);
+               const auto id = key_id(req);
+               const auto k = store.find(id);
+               if (!k) {
+                 refuse(404, codes::kApiKeyNotFound, "no API key " + id);
+               }
+               http::send_json(res, 200, record_json(*k));
+             });
+
+  router.add("PATCH", "/admin/keys/{keyId}",
+             [&store, token](const httplib::Request& req, httplib::Response& res) {
+               check_token(req, *token);
+               const auto id = key_id(req);
+               http::require_json_body(req);
+               const auto doc = json::parse_object(req.body);
+               json::ObjectReader body(doc);
+               const auto [plan, limits] = read_plan(body);
+               body.reject_unknown();
+               KeyRecord k;
+               switch (store.replan(id, plan, limits, k)) {
+                 case KeyStore::Change::NotFound:
+                   refuse(404, codes::kApiKeyNotFound, "no API key " + id);
+                 case KeyStore::Change::Revoked:
+                   refuse(409, codes::kApiKeyRevoked, "API key " + id + " is revoked; issue a new one");
+                 case KeyStore::Change::Done:
+                   break;
+               }
+               http::send_json(res, 200, record_json(k));
+             });
+
+  router.add("DELETE", "/admin/keys/{keyId}",
+             [&store, token](const httplib::Request& req, httplib::Response& res) {
+               check_token(req, *token);
+               const auto id = key_id(req);
+               KeyRecord k;
+               if (store.revoke(id, k) == KeyStore::Change::NotFound) {
+                 refuse(404, codes::kApiKeyNotFound, "no API key " + id);
+               }
+               res.status = 204;
+             });
+}
+
+}  // namespace petstore::apikeys

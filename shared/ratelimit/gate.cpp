@@ -1,0 +1,116 @@
+#include "ratelimit/gate.h"
+
+#include <spdlog/spdlog.h>
+
+#include "apikeys/api_key.h"
+#include "error/codes.h"
+#include "http/response.h"
+#include "redis/connection.h"
+
+namespace petstore::ratelimit {
+namespace {
+
+using Verdict = Counters::Verdict;
+
+void set_budget_headers(httplib::Response& res, const Decision& d) {
+  res.set_header("X-RateLimit-Limit", std::to_string(d.limit));
+  res.set_header("X-RateLimit-Remaining", std::to_string(d.remaining));
+  res.set_header("X-RateLimit-Reset", std::to_string(d.reset_unix));
+  res.set_header("RateLimit-Policy", d.policy);
+  res.set_header("RateLimit", d.state);
+}
+
+ApiError over_budget(const Decision& d) {
+  if (d.verdict == Verdict::Banned) {
+    return ApiError(429, codes::kRateLimitBanned,
+                    "too many requests after being told to wait: banned for " +
+                        std::to_string(d.retry_after) + " s; honour Retry-After")
+        .retry_after(static_cast<int>(d.retry_after));
+  }
+  return ApiError(429, codes::kRateLimited,
+                  "rate limit exceeded; retry after " + std::to_string(d.retry_after) + " s")
+      .retry_after(static_cast<int>(d.retry_after));
+}
+
+ApiError unauthenticated(Verdict why, bool key_sent) {
+  ApiError e = !key_sent ? ApiError(401, codes::kApiKeyMissing, "send your API key in the X-API-Key header")
+               : why == Verdict::Revoked
+                   ? ApiError(401, codes::kApiKeyRevoked, "this API key has been revoked")
+                   : ApiError(401, codes::kApiKeyInvalid, "this API key is not valid");
+  e.headers.emplace_back("WWW-Authenticate", "ApiKey header=\"X-API-Key\"");
+  return e;
+}
+
+}  // namespace
+
+Gate::Gate(Limiter& limiter, BanCache& bans, Limits anonymous)
+    : limiter_(limiter), bans_(bans), anonymous_(anonymous) {}
+
+bool Gate::exempt(const std::string& path) {
+  return path == "/healthz" || path.starts_with("/healthz/") || path.starts_with("/admin/") ||
+         path == "/admin";
+}
+
+std::string Gate::client_address(const httplib::Request& req) {
+  const auto forwarded = req.get_header_value("X-Forwarded-For");
+  if (forwarded.empty()) {
+    return req.remote_addr;
+  }
+  const auto comma = forwarded.rfind(',');
+  auto last = comma == std::string::npos ? forwarded : forwarded.substr(comma + 1);
+  const auto start = last.find_first_not_of(' ');
+  return start == std::string::npos ? req.remote_addr : last.substr(start);
+}
+
+bool Gate::answer(const Subject& subject, const Decision& d, httplib::Response& res) {
+  set_budget_headers(res, d);
+  if (d.verdict == Verdict::Admitted) {
+    return false;
+  }
+  if (d.verdict == Verdict::Banned) {
+    bans_.remember(subject.tag, d);
+  }
+  http::send_error(res, over_budget(d));
+  return true;
+}
+
+bool Gate::admit(const httplib::Request& req, httplib::Response& res) {
+  if (exempt(req.path)) {
+    return false;
+  }
+  try {
+    const bool key_sent = req.has_header("X-API-Key");
+    auto verdict = Verdict::Unknown;
+    if (const auto identity = apikeys::identify(req.get_header_value("X-API-Key"))) {
+      const Subject key{identity->id, identity->digest};
+      if (const auto ban = bans_.find(key.tag)) {
+        return answer(key, *ban, res);
+      }
+      const auto d = limiter_.check(key, anonymous_);
+      if (d.verdict != Verdict::Unknown && d.verdict != Verdict::Revoked) {
+        return answer(key, d, res);
+      }
+      verdict = d.verdict;
+    }
+    // No usable key: the caller's address pays for the attempt, so guessing
+    // keys is limited (and banned) like any other traffic.
+    const Subject address{"addr:" + client_address(req), ""};
+    const auto ban = bans_.find(address.tag);
+    const auto d = ban ? *ban : limiter_.check(address, anonymous_);
+    if (answer(address, d, res)) {
+      return true;
+    }
+    http::send_error(res, unauthenticated(verdict, key_sent));
+    return true;
+  } catch (const redis::Unavailable& e) {
+    // Fail closed: every route reads or writes Redis, so a request admitted
+    // without the limiter could not be served either; answer at once instead.
+    spdlog::warn("rate limiter: redis unavailable: {}", e.what());
+    http::send_error(res, ApiError(503, codes::kRateLimiterUnavailable,
+                                   "the rate limiter cannot reach its store; retry later")
+                              .retry_after(1));
+    return true;
+  }
+}
+
+}  // namespace petstore::ratelimit

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <string>
+
+#include <httplib.h>
+
+#include "ratelimit/ban_cache.h"
+#include "ratelimit/limiter.h"
+
+namespace petstore::ratelimit {
+
+// The API's front door, run before routing on every request: identifies the
+// caller by X-API-Key, spends one request of its budget (one Redis round
+// trip; none while this replica knows the caller is banned), puts the budget
+// in the response headers, and answers 401, 429 or 503 itself when the
+// request may not go on. A request without a usable key counts against the
+// caller's address, with the Free plan's limits, before it gets its 401.
+// /healthz and /admin/ are not limited.
+class Gate {
+ public:
+  Gate(Limiter& limiter, BanCache& bans, Limits anonymous);
+
+  // True when the gate answered the request itself.
+  bool admit(const httplib::Request& req, httplib::Response& res);
+
+  // The address a request counts against when it has no usable key: the
+  // last X-Forwarded-For entry (the one the entry point added), else the peer.
+  static std::string client_address(const httplib::Request& req);
+  static bool exempt(const std::string& path);
+
+ private:
+  bool answer(const Subject& subject, const Decision& d, httplib::Response& res);
+
+  Limiter& limiter_;
+  BanCache& bans_;
+  Limits anonymous_;
+};
+
+}  // namespace petstore::ratelimit
