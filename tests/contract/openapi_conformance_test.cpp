@@ -37,8 +37,10 @@ Operations served() {
   for (const auto& service :
        {contract::pets_operations(), contract::orders_operations(), contract::inventory_operations()}) {
     for (const auto& op : service) {
-      // Every service has its own /healthz; any other route belongs to one.
-      EXPECT_TRUE(ops.insert(op).second || op == "GET /healthz") << op << " is served by two services";
+      // Every service serves the platform's routes (/healthz and the admin
+      // API); any other route belongs to one.
+      const bool platform = op == "GET /healthz" || op.find(" /admin/") != std::string::npos;
+      EXPECT_TRUE(ops.insert(op).second || platform) << op << " is served by two services";
     }
   }
   return ops;
@@ -68,10 +70,40 @@ TEST(OpenApi, VersionsTagsDeprecationAndStability) {
         continue;
       }
       const auto tag = op.second["tags"][0].as<std::string>();
-      EXPECT_TRUE(tag == "Pets" || tag == "Store" || tag == "Operations") << path.first;
+      EXPECT_TRUE(tag == "Pets" || tag == "Store" || tag == "Operations" || tag == "Admin") << path.first;
       if (op.second["x-stability"]) {
         const auto s = op.second["x-stability"].as<std::string>();
         EXPECT_TRUE(s == "experimental" || s == "beta") << path.first << ": " << s;
+      }
+    }
+  }
+}
+
+// Every operation behind the rate limiter says so: it can answer 401 and
+// 429, and its successes carry the budget headers (the shared error
+// responses carry them too).
+TEST(OpenApi, LimitedOperationsDocumentKeysAndBudgetHeaders) {
+  const auto doc = load_document();
+  EXPECT_EQ(doc["components"]["securitySchemes"]["ApiKey"]["name"].as<std::string>(), "X-API-Key");
+  for (const auto& path : doc["paths"]) {
+    const auto p = path.first.as<std::string>();
+    if (p.starts_with("/healthz") || p.starts_with("/admin")) {
+      continue;
+    }
+    for (const auto& op : path.second) {
+      if (op.first.as<std::string>() == "parameters") {
+        continue;
+      }
+      const auto responses = op.second["responses"];
+      EXPECT_TRUE(responses["401"]) << p;
+      EXPECT_TRUE(responses["429"]) << p;
+      for (const auto& r : responses) {
+        if (r.first.as<std::string>().starts_with("2")) {
+          for (const auto* h : {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
+                                "RateLimit-Policy", "RateLimit"}) {
+            EXPECT_TRUE(r.second["headers"][h]) << p << " " << r.first << " lacks " << h;
+          }
+        }
       }
     }
   }

@@ -15,10 +15,13 @@ namespace {
 class PetsFaults : public ::testing::Test {
  protected:
   // Default Kafka timeouts (a leader move or a retried produce must succeed
-  // well within them); a short Redis timeout so a stall is seen quickly.
+  // well within them); a short Redis timeout so a stall is seen quickly. The
+  // rate limiter is off: a stalled Redis would stop requests at the gate
+  // (ratelimit_outage_test covers that), and these tests are about what lies
+  // behind it.
   static void SetUpTestSuite() {
-    deployment_ =
-        std::make_unique<PetsDeployment>(1, std::map<std::string, std::string>{{"REDIS_TIMEOUT_MS", "300"}});
+    deployment_ = std::make_unique<PetsDeployment>(
+        1, std::map<std::string, std::string>{{"REDIS_TIMEOUT_MS", "300"}, {"RATE_LIMIT", "off"}});
   }
   static void TearDownTestSuite() { deployment_.reset(); }
   void SetUp() override {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "ratelimit/limiter.h"
+#include "redis/multiplexer.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
@@ -23,12 +24,12 @@ redis::Endpoint test_redis() {
 
 class RateLimit : public ::testing::Test {
  protected:
-  redis::Pool pool_{test_redis(), 32};
+  redis::Multiplexer redis_{test_redis()};
   std::string prefix_ = unique_name("rl");
 };
 
 TEST_F(RateLimit, ConcurrentClientsNeverGetMoreThanTheQuota) {
-  ratelimit::Limiter limiter(pool_, prefix_, ratelimit::BanPolicy{1'000'000, 60, 60, 60, 60});
+  ratelimit::Limiter limiter(redis_, prefix_, ratelimit::BanPolicy{1'000'000, 60, 60, 60, 60});
   const ratelimit::Limits limits{1'000'000, 50};
   std::atomic<int> admitted{0};
   std::vector<std::thread> clients;
@@ -36,7 +37,7 @@ TEST_F(RateLimit, ConcurrentClientsNeverGetMoreThanTheQuota) {
   for (int t = 0; t < 16; ++t) {
     clients.emplace_back([&] {
       for (int i = 0; i < 10; ++i) {
-        admitted += limiter.check("key-a", limits).verdict == Verdict::Admitted ? 1 : 0;
+        admitted += limiter.check({"key-a", ""}, limits).verdict == Verdict::Admitted ? 1 : 0;
       }
     });
   }
@@ -47,15 +48,15 @@ TEST_F(RateLimit, ConcurrentClientsNeverGetMoreThanTheQuota) {
 }
 
 TEST_F(RateLimit, DeniedRequestsConsumeNoQuotaAndTellWhenToComeBack) {
-  ratelimit::Limiter limiter(pool_, prefix_, ratelimit::BanPolicy{1'000'000, 60, 60, 60, 60});
+  ratelimit::Limiter limiter(redis_, prefix_, ratelimit::BanPolicy{1'000'000, 60, 60, 60, 60});
   const ratelimit::Limits limits{3, 100, 3600, 86400};  // an hour-long window: no rollover mid-test
   for (int i = 0; i < 3; ++i) {
-    const auto d = limiter.check("key-b", limits);
+    const auto d = limiter.check({"key-b", ""}, limits);
     ASSERT_EQ(d.verdict, Verdict::Admitted);
     EXPECT_EQ(d.remaining, 2 - i);
   }
   for (int i = 0; i < 5; ++i) {
-    const auto d = limiter.check("key-b", limits);
+    const auto d = limiter.check({"key-b", ""}, limits);
     EXPECT_EQ(d.verdict, Verdict::Denied);
     // Come back when the exhausted hour-long window resets, not before.
     const auto seconds_to_reset = d.reset_unix - std::time(nullptr);
@@ -69,31 +70,31 @@ TEST_F(RateLimit, DeniedRequestsConsumeNoQuotaAndTellWhenToComeBack) {
 }
 
 TEST_F(RateLimit, AClientThatWaitsForRetryAfterIsAdmitted) {
-  ratelimit::Limiter limiter(pool_, prefix_, ratelimit::BanPolicy{1'000'000, 60, 60, 60, 60});
+  ratelimit::Limiter limiter(redis_, prefix_, ratelimit::BanPolicy{1'000'000, 60, 60, 60, 60});
   const ratelimit::Limits short_windows{2, 1000, 2, 3600};  // 2 requests per 2 s
-  while (limiter.check("key-c", short_windows).verdict == Verdict::Admitted) {
+  while (limiter.check({"key-c", ""}, short_windows).verdict == Verdict::Admitted) {
   }
-  const auto denied = limiter.check("key-c", short_windows);
+  const auto denied = limiter.check({"key-c", ""}, short_windows);
   ASSERT_EQ(denied.verdict, Verdict::Denied);
   std::this_thread::sleep_for(std::chrono::seconds(denied.retry_after));
-  EXPECT_EQ(limiter.check("key-c", short_windows).verdict, Verdict::Admitted);
+  EXPECT_EQ(limiter.check({"key-c", ""}, short_windows).verdict, Verdict::Admitted);
 }
 
 TEST_F(RateLimit, BansStartAfterRepeatedDenialsLiftOnTimeAndDouble) {
-  ratelimit::Limiter limiter(pool_, prefix_, ratelimit::BanPolicy{3, 10, 1, 8, 600});
+  ratelimit::Limiter limiter(redis_, prefix_, ratelimit::BanPolicy{3, 10, 1, 8, 600});
   const ratelimit::Limits one{1, 1000, 3600, 86400};
-  ASSERT_EQ(limiter.check("key-d", one).verdict, Verdict::Admitted);
-  EXPECT_EQ(limiter.check("key-d", one).verdict, Verdict::Denied);
-  EXPECT_EQ(limiter.check("key-d", one).verdict, Verdict::Denied);
-  auto banned = limiter.check("key-d", one);  // third denial
+  ASSERT_EQ(limiter.check({"key-d", ""}, one).verdict, Verdict::Admitted);
+  EXPECT_EQ(limiter.check({"key-d", ""}, one).verdict, Verdict::Denied);
+  EXPECT_EQ(limiter.check({"key-d", ""}, one).verdict, Verdict::Denied);
+  auto banned = limiter.check({"key-d", ""}, one);  // third denial
   ASSERT_EQ(banned.verdict, Verdict::Banned);
   EXPECT_EQ(banned.retry_after, 1);
-  EXPECT_EQ(limiter.check("key-d", one).verdict, Verdict::Banned);
+  EXPECT_EQ(limiter.check({"key-d", ""}, one).verdict, Verdict::Banned);
 
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
-  EXPECT_NE(limiter.check("key-d", one).verdict, Verdict::Banned);  // lifted (still over quota)
-  limiter.check("key-d", one);
-  banned = limiter.check("key-d", one);
+  EXPECT_NE(limiter.check({"key-d", ""}, one).verdict, Verdict::Banned);  // lifted (still over quota)
+  limiter.check({"key-d", ""}, one);
+  banned = limiter.check({"key-d", ""}, one);
   ASSERT_EQ(banned.verdict, Verdict::Banned);
   EXPECT_EQ(banned.retry_after, 2) << "a repeat offence doubles the ban";
 }

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "support/http_json.h"
 #include "support/stack.h"
 
 extern char** environ;
@@ -147,6 +148,9 @@ void ServiceProcess::restart() {
 std::unique_ptr<httplib::Client> ServiceProcess::client() const {
   auto c = std::make_unique<httplib::Client>("127.0.0.1", port_);
   c->set_read_timeout(std::chrono::seconds(15));
+  if (!api_key_.empty()) {
+    c->set_default_headers({{"X-API-Key", api_key_}});
+  }
   return c;
 }
 
@@ -172,6 +176,20 @@ std::map<std::string, std::string> deployment_env(const std::string& prefix,
   return env;
 }
 
+std::string issue_api_key(httplib::Client& admin, const std::string& plan_json) {
+  const auto r = admin.Post("/admin/keys", {{"Authorization", "Bearer petstore-local-admin-token"}},
+                            plan_json, "application/json");
+  if (!r || r->status != 201) {
+    throw std::runtime_error("cannot issue an API key: " + (r ? r->body : std::string("no answer")));
+  }
+  return parse(r->body)["key"].GetString();
+}
+
+std::string issue_unlimited_key(httplib::Client& admin) {
+  return issue_api_key(admin,
+                       R"({"plan":"enterprise","limits":{"perMinute":1000000000,"perDay":1000000000}})");
+}
+
 PetsDeployment::PetsDeployment(int replicas, const std::map<std::string, std::string>& extra_env)
     : prefix_(unique_name("t")), pets_topic_(prefix_ + ".pets"), categories_topic_(prefix_ + ".categories") {
   create_topic(pets_topic_, 6);
@@ -185,6 +203,10 @@ PetsDeployment::PetsDeployment(int replicas, const std::map<std::string, std::st
   }
   for (auto& r : replicas_) {
     r->wait_healthy();
+  }
+  api_key_ = issue_unlimited_key(*replicas_.front()->client());
+  for (auto& r : replicas_) {
+    r->use_api_key(api_key_);
   }
 }
 

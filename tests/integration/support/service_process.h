@@ -31,7 +31,10 @@ class ServiceProcess {
   void restart();
 
   [[nodiscard]] int port() const { return port_; }
+  [[nodiscard]] pid_t pid() const { return pid_; }
+  // A client of the process; it sends the API key set with use_api_key().
   [[nodiscard]] std::unique_ptr<httplib::Client> client() const;
+  void use_api_key(std::string key) { api_key_ = std::move(key); }
   [[nodiscard]] std::string log_tail() const;
 
  private:
@@ -43,9 +46,18 @@ class ServiceProcess {
   int port_ = 0;
   pid_t pid_ = -1;
   std::string log_path_;
+  std::string api_key_;
 };
 
 int free_port();
+
+// Issues an API key through the admin API at `admin` (with the services'
+// default admin token) for `plan_json`, e.g. {"plan":"pro"}; returns the key.
+std::string issue_api_key(httplib::Client& admin, const std::string& plan_json);
+
+// An Enterprise key with limits no test reaches: for tests about something
+// other than the rate limiter, which still pass through it.
+std::string issue_unlimited_key(httplib::Client& admin);
 
 // The environment of a test deployment's services: Redis prefix `prefix`, the
 // test broker and Redis, then `overrides` (topic names, test settings).
@@ -64,11 +76,13 @@ class PetsDeployment {
   [[nodiscard]] const std::string& pets_topic() const { return pets_topic_; }
   [[nodiscard]] const std::string& categories_topic() const { return categories_topic_; }
   [[nodiscard]] std::string redis_key_base() const { return prefix_ + ":{pets}:"; }
+  [[nodiscard]] const std::string& api_key() const { return api_key_; }
 
  private:
   std::string prefix_;
   std::string pets_topic_;
   std::string categories_topic_;
+  std::string api_key_;
   std::vector<std::unique_ptr<ServiceProcess>> replicas_;
 };
 

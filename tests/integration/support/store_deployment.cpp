@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "support/service_process.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
@@ -73,6 +74,13 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
       std::vector<std::string>{"-c", conf_path, "-e", run_dir_ + "/nginx-error.log", "-g", "daemon off;"},
       port);
   entry_->wait_healthy();
+  api_key_ = issue_unlimited_key(*entry_->client());
+  entry_->use_api_key(api_key_);
+  for (auto& [service, list] : replicas_) {
+    for (auto& r : list) {
+      r->use_api_key(api_key_);
+    }
+  }
 }
 
 StoreDeployment::~StoreDeployment() {

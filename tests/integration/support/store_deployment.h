@@ -21,8 +21,9 @@ class StoreDeployment {
   StoreDeployment(const StoreDeployment&) = delete;
   StoreDeployment& operator=(const StoreDeployment&) = delete;
 
-  // A client of the entry point.
+  // A client of the entry point, sending an unlimited API key (api_key()).
   [[nodiscard]] std::unique_ptr<httplib::Client> client() const;
+  [[nodiscard]] const std::string& api_key() const { return api_key_; }
   [[nodiscard]] ServiceProcess& replica(const std::string& service, size_t i) {
     return *replicas_.at(service).at(i);
   }
@@ -32,6 +33,7 @@ class StoreDeployment {
  private:
   std::string prefix_;
   std::string run_dir_;
+  std::string api_key_;
   std::map<std::string, std::vector<std::unique_ptr<ServiceProcess>>> replicas_;
   std::unique_ptr<ServiceProcess> entry_;
 };

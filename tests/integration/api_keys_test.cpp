@@ -1,0 +1,295 @@
+// API keys and the shared rate limiter through the entry point, with three
+// replicas of every service against the real Redis (README, "API keys and
+// rate limits"): one budget across all of them, headers on every answer,
+// Retry-After that admits, bans that start, lift and double, revocation and
+// re-planning that act at once, and the admin API's guard.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+
+#include "support/http_json.h"
+#include "support/stack.h"
+#include "support/store_deployment.h"
+
+namespace petstore::testing {
+namespace {
+
+const httplib::Headers kAdmin = {{"Authorization", "Bearer petstore-local-admin-token"}};
+
+// Paths of all three services, so one key's requests spread over every
+// service and, through nginx, over every replica.
+const std::vector<std::string> kPaths = {"/store/inventory", "/pets?limit=1", "/store/orders?limit=1",
+                                         "/categories?limit=1"};
+
+std::int64_t header_int(const httplib::Result& r, const char* name) {
+  return std::stoll(r->get_header_value(name));
+}
+
+class ApiKeysTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    // Bans as an operator would shorten them: 3 ignored 429s within 10 s ban
+    // for 2 s, then 4 s, up to 8 s.
+    store_ = std::make_unique<StoreDeployment>(3, std::map<std::string, std::string>{
+                                                      {"RATE_LIMIT_BAN_AFTER", "3"},
+                                                      {"RATE_LIMIT_BAN_WINDOW_S", "10"},
+                                                      {"RATE_LIMIT_BAN_FIRST_S", "2"},
+                                                      {"RATE_LIMIT_BAN_MAX_S", "8"},
+                                                  });
+  }
+  static void TearDownTestSuite() { store_.reset(); }
+
+  void SetUp() override {
+    http_ = store_->client();
+    http_->set_default_headers({});
+  }
+
+  // A key for an enterprise plan with these limits, issued like an operator would.
+  std::string enterprise_key(std::int64_t per_minute, std::int64_t per_day, std::int64_t minute_window_s,
+                             std::int64_t day_window_s) {
+    return issue_api_key(*http_, R"({"plan":"enterprise","limits":{"perMinute":)" +
+                                     std::to_string(per_minute) + R"(,"perDay":)" + std::to_string(per_day) +
+                                     R"(,"minuteWindowSeconds":)" + std::to_string(minute_window_s) +
+                                     R"(,"dayWindowSeconds":)" + std::to_string(day_window_s) + "}}");
+  }
+
+  httplib::Result get(const std::string& key, const std::string& path = "/store/inventory") {
+    return http_->Get(path, {{"X-API-Key", key}});
+  }
+
+  static std::unique_ptr<StoreDeployment> store_;
+  std::unique_ptr<httplib::Client> http_;
+};
+
+std::unique_ptr<StoreDeployment> ApiKeysTest::store_;
+
+TEST_F(ApiKeysTest, RequestsWithoutAUsableKeyAre401WithTheAddressBudget) {
+  auto r = http_->Get("/pets");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(error_code(r), "api_key_missing");
+  // Unauthenticated requests count against the caller's address on the Free plan.
+  EXPECT_EQ(r->get_header_value("X-RateLimit-Limit"), "60");
+  EXPECT_TRUE(r->has_header("X-RateLimit-Remaining"));
+  EXPECT_TRUE(r->has_header("X-RateLimit-Reset"));
+  EXPECT_TRUE(r->has_header("RateLimit-Policy"));
+
+  r = get("psk_00000000000000000000000000000000");
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(error_code(r), "api_key_invalid");
+  r = get("not-a-key");
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(error_code(r), "api_key_invalid");
+
+  // Health is not limited and needs no key.
+  r = http_->Get("/healthz");
+  EXPECT_EQ(r->status, 200);
+  EXPECT_FALSE(r->has_header("X-RateLimit-Limit"));
+}
+
+TEST_F(ApiKeysTest, EveryAnswerCarriesTheBudgetIncluding404) {
+  const auto key = issue_api_key(*http_, R"({"plan":"pro"})");
+  auto r = get(key, "/pets/999999999");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404);
+  EXPECT_EQ(r->get_header_value("X-RateLimit-Limit"), "300");
+  EXPECT_EQ(r->get_header_value("X-RateLimit-Remaining"), "299");
+  EXPECT_EQ(r->get_header_value("RateLimit-Policy"), "\"minute\";q=300;w=60, \"day\";q=10000;w=86400");
+  EXPECT_TRUE(r->get_header_value("RateLimit").starts_with("\"minute\";r=299;t="));
+  r = get(key, "/no/such/route");
+  EXPECT_EQ(r->status, 404);
+  EXPECT_EQ(error_code(r), "route_not_found");
+  EXPECT_EQ(r->get_header_value("X-RateLimit-Remaining"), "298");
+  const auto reset = header_int(r, "X-RateLimit-Reset");
+  const auto now =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  EXPECT_GT(reset, now - 1);
+  EXPECT_LE(reset, now + 61);
+}
+
+TEST_F(ApiKeysTest, ManyClientsOnOneKeyNeverGetMoreThanTheQuota) {
+  // Windows long enough not to roll over during the test.
+  const auto key = enterprise_key(25, 1000, 3600, 86400);
+  std::atomic<int> admitted{0};
+  std::atomic<int> limited{0};
+  std::atomic<int> other{0};
+  std::vector<std::thread> clients;
+  clients.reserve(12);
+  for (int t = 0; t < 12; ++t) {
+    clients.emplace_back([&, t] {
+      auto c = store_->client();
+      c->set_default_headers({{"X-API-Key", key}});
+      for (int i = 0; i < 8; ++i) {
+        const auto r = c->Get(kPaths[static_cast<size_t>(t + i) % kPaths.size()]);
+        if (r && r->status == 200) {
+          ++admitted;
+        } else if (r && r->status == 429) {
+          ++limited;
+        } else {
+          ++other;
+        }
+      }
+    });
+  }
+  for (auto& c : clients) {
+    c.join();
+  }
+  EXPECT_EQ(admitted.load(), 25);
+  EXPECT_EQ(limited.load(), 12 * 8 - 25);
+  EXPECT_EQ(other.load(), 0);
+}
+
+TEST_F(ApiKeysTest, HeadersAgreeAcrossEveryReplica) {
+  const auto key = enterprise_key(1000, 5000, 3600, 86400);
+  std::int64_t expected_remaining = 999;
+  std::set<std::string> resets;
+  for (const auto* service : {"pets", "orders", "inventory"}) {
+    for (size_t i = 0; i < 3; ++i) {
+      auto c = store_->replica(service, i).client();
+      const auto r = c->Get("/nowhere", {{"X-API-Key", key}});
+      ASSERT_TRUE(r);
+      EXPECT_EQ(r->status, 404);
+      EXPECT_EQ(r->get_header_value("X-RateLimit-Limit"), "1000");
+      EXPECT_EQ(header_int(r, "X-RateLimit-Remaining"), expected_remaining--) << service << " " << i;
+      resets.insert(r->get_header_value("X-RateLimit-Reset"));
+    }
+  }
+  EXPECT_EQ(resets.size(), 1U);  // one clock (Redis'), one window
+}
+
+TEST_F(ApiKeysTest, AClientThatWaitsForRetryAfterIsAdmitted) {
+  const auto key = enterprise_key(3, 1000, 2, 86400);
+  int used = 0;
+  auto r = get(key);
+  while (r && r->status == 200) {
+    ++used;
+    ASSERT_LE(used, 6);  // at most two 2-second windows' worth
+    r = get(key);
+  }
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 429);
+  EXPECT_EQ(error_code(r), "rate_limited");
+  EXPECT_EQ(r->get_header_value("X-RateLimit-Remaining"), "0");
+  const auto wait = header_int(r, "Retry-After");
+  EXPECT_GE(wait, 1);
+  EXPECT_LE(wait, 2);
+  std::this_thread::sleep_for(std::chrono::seconds(wait));
+  r = get(key);
+  EXPECT_EQ(r->status, 200);
+}
+
+TEST_F(ApiKeysTest, IgnoringRetryAfterBansTheKeyAndEachBanIsLonger) {
+  const auto key = enterprise_key(1, 1000, 3600, 86400);
+  ASSERT_EQ(get(key)->status, 200);
+  // Three ignored 429s start a 2-second ban.
+  EXPECT_EQ(error_code(get(key)), "rate_limited");
+  EXPECT_EQ(error_code(get(key)), "rate_limited");
+  auto r = get(key);
+  EXPECT_EQ(error_code(r), "rate_limit_banned");
+  EXPECT_EQ(header_int(r, "Retry-After"), 2);
+  // Every replica refuses the banned key, whichever nginx picks.
+  for (int i = 0; i < 6; ++i) {
+    r = get(key, kPaths[static_cast<size_t>(i) % kPaths.size()]);
+    EXPECT_EQ(error_code(r), "rate_limit_banned");
+    EXPECT_EQ(r->get_header_value("X-RateLimit-Remaining"), "0");
+    EXPECT_LE(header_int(r, "Retry-After"), 2);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  // Lifted on time: the window is still spent, so 429 rate_limited, not banned.
+  EXPECT_EQ(error_code(get(key)), "rate_limited");
+  EXPECT_EQ(error_code(get(key)), "rate_limited");
+  r = get(key);
+  EXPECT_EQ(error_code(r), "rate_limit_banned");
+  EXPECT_EQ(header_int(r, "Retry-After"), 4);  // the repeat offence doubles the ban
+}
+
+TEST_F(ApiKeysTest, RePlanningAndRevocationActAtOnceOnEveryReplica) {
+  auto r = http_->Post("/admin/keys", kAdmin, R"({"plan":"free","name":"acme"})", "application/json");
+  ASSERT_EQ(r->status, 201);
+  const auto issued = parse(r->body);
+  const std::string key = issued["key"].GetString();
+  const std::string id = issued["id"].GetString();
+  EXPECT_EQ(r->get_header_value("Location"), "/admin/keys/" + id);
+  EXPECT_EQ(get(key)->get_header_value("X-RateLimit-Limit"), "60");
+
+  r = http_->Patch("/admin/keys/" + id, kAdmin, R"({"plan":"business"})", "application/json");
+  ASSERT_EQ(r->status, 200);
+  EXPECT_STREQ(parse(r->body)["plan"].GetString(), "business");
+  for (const auto* service : {"pets", "orders", "inventory"}) {
+    for (size_t i = 0; i < 3; ++i) {
+      const auto got = store_->replica(service, i).client()->Get("/nowhere", {{"X-API-Key", key}});
+      EXPECT_EQ(got->get_header_value("X-RateLimit-Limit"), "1000") << service << " " << i;
+    }
+  }
+
+  ASSERT_EQ(http_->Delete("/admin/keys/" + id, kAdmin)->status, 204);
+  for (const auto* service : {"pets", "orders", "inventory"}) {
+    for (size_t i = 0; i < 3; ++i) {
+      const auto got = store_->replica(service, i).client()->Get("/pets", {{"X-API-Key", key}});
+      EXPECT_EQ(got->status, 401);
+      EXPECT_EQ(error_code(got), "api_key_revoked") << service << " " << i;
+    }
+  }
+  r = http_->Patch("/admin/keys/" + id, kAdmin, R"({"plan":"pro"})", "application/json");
+  EXPECT_EQ(r->status, 409);
+  EXPECT_EQ(error_code(r), "api_key_revoked");
+  r = http_->Get("/admin/keys/" + id, kAdmin);
+  ASSERT_EQ(r->status, 200);
+  EXPECT_TRUE(parse(r->body)["revoked"].GetBool());
+}
+
+TEST_F(ApiKeysTest, KeysAreStoredOnlyAsHashesAndShownOnce) {
+  auto r = http_->Post("/admin/keys", kAdmin, R"({"plan":"pro"})", "application/json");
+  ASSERT_EQ(r->status, 201);
+  const std::string key = parse(r->body)["key"].GetString();
+  const std::string id = parse(r->body)["id"].GetString();
+  for (const auto& value : redis_command({"HGETALL", store_->prefix() + ":apikey:{" + id + "}"})) {
+    EXPECT_EQ(value.find(key.substr(4)), std::string::npos);
+  }
+  r = http_->Get("/admin/keys", kAdmin);
+  ASSERT_EQ(r->status, 200);
+  EXPECT_EQ(r->body.find(key), std::string::npos);
+  EXPECT_NE(r->body.find(id), std::string::npos);
+}
+
+TEST_F(ApiKeysTest, TheAdminApiNeedsTheTokenAndLeaksNothingWithoutIt) {
+  const auto key = issue_api_key(*http_, R"({"plan":"free"})");
+  const auto listed = parse(http_->Get("/admin/keys", kAdmin)->body);
+  const std::string id = listed.GetArray()[0]["id"].GetString();
+  auto r = http_->Get("/admin/keys");
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(error_code(r), "admin_token_missing");
+  // A wrong token gets the same 403 for a key that exists and one that does not.
+  const httplib::Headers wrong = {{"Authorization", "Bearer not-the-token"}};
+  const auto existing = http_->Get("/admin/keys/" + id, wrong);
+  const auto missing = http_->Get("/admin/keys/0123456789abcdef", wrong);
+  EXPECT_EQ(existing->status, 403);
+  EXPECT_EQ(missing->status, 403);
+  EXPECT_EQ(existing->body, missing->body);
+  EXPECT_EQ(http_->Delete("/admin/keys/" + id, wrong)->status, 403);
+  // A customer's API key is not an admin token.
+  EXPECT_EQ(http_->Get("/admin/keys", {{"Authorization", "Bearer " + key}})->status, 403);
+  // With the token: clear errors for bad input and unknown keys.
+  r = http_->Post("/admin/keys", kAdmin, R"({"plan":"platinum"})", "application/json");
+  EXPECT_EQ(r->status, 400);
+  EXPECT_EQ(error_code(r), "invalid_value");
+  r = http_->Post("/admin/keys", kAdmin, R"({"plan":"enterprise"})", "application/json");
+  EXPECT_EQ(r->status, 400);
+  EXPECT_EQ(error_code(r), "missing_field");
+  r = http_->Post("/admin/keys", kAdmin, R"({"plan":"enterprise","limits":{"perMinute":10,"perDay":5}})",
+                  "application/json");
+  EXPECT_EQ(r->status, 400);
+  EXPECT_EQ(error_code(r), "invalid_value");
+  r = http_->Post("/admin/keys", kAdmin, R"({"plan":"pro","limits":{"perMinute":10,"perDay":50}})",
+                  "application/json");
+  EXPECT_EQ(r->status, 400);
+  r = http_->Get("/admin/keys/0123456789abcdef", kAdmin);
+  EXPECT_EQ(r->status, 404);
+  EXPECT_EQ(error_code(r), "api_key_not_found");
+}
+
+}  // namespace
+}  // namespace petstore::testing
