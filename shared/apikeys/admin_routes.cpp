@@ -97,7 +97,7 @@ std::string record_json(const KeyRecord& k) {
 
 }  // namespace
 
-void add_admin_routes(http::Router& router, KeyStore& store, std::string admin_token) {
+void add_admin_routes(http::Router& router, KeyStore& store, const std::string& admin_token) {
   const auto token = std::make_shared<const std::string>(text::sha256_hex(admin_token));
 
   router.add("POST", "/admin/keys", [&store, token](const httplib::Request& req, httplib::Response& res) {

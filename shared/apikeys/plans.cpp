@@ -15,7 +15,7 @@ constexpr std::array<std::pair<Plan, std::string_view>, 4> kNames{{
 
 constexpr std::int64_t kMaxQuota = 1'000'000'000;
 constexpr std::int64_t kMaxShortWindowS = 86'400;
-constexpr std::int64_t kMaxLongWindowS = 31 * 86'400;
+constexpr std::int64_t kMaxLongWindowS = std::int64_t{31} * 86'400;
 
 }  // namespace
 

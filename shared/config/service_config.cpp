@@ -41,8 +41,8 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   rl.ban_after = static_cast<int>(env.integer("RATE_LIMIT_BAN_AFTER", rl.ban_after, 1, 1'000'000));
   rl.ban_window_s = static_cast<int>(env.integer("RATE_LIMIT_BAN_WINDOW_S", rl.ban_window_s, 1, 86'400));
   rl.ban_first_s = static_cast<int>(env.integer("RATE_LIMIT_BAN_FIRST_S", rl.ban_first_s, 1, 86'400));
-  rl.ban_max_s =
-      static_cast<int>(env.integer("RATE_LIMIT_BAN_MAX_S", rl.ban_max_s, rl.ban_first_s, 30 * 86'400));
+  rl.ban_max_s = static_cast<int>(
+      env.integer("RATE_LIMIT_BAN_MAX_S", rl.ban_max_s, rl.ban_first_s, std::int64_t{30} * 86'400));
   // A lease shorter than the longest append would let a live holder lose its
   // lock while its event is still on the way to the log.
   if (c.command_lease.count() < 2LL * c.kafka_delivery_timeout_ms) {

@@ -62,16 +62,41 @@ std::string Gate::client_address(const httplib::Request& req) {
   return start == std::string::npos ? req.remote_addr : last.substr(start);
 }
 
-bool Gate::answer(const Subject& subject, const Decision& d, httplib::Response& res) {
+bool Gate::render(const Decision& d, httplib::Response& res) {
   set_budget_headers(res, d);
   if (d.verdict == Verdict::Admitted) {
     return false;
   }
+  http::send_error(res, over_budget(d));
+  return true;
+}
+
+bool Gate::answer(const Subject& subject, const Decision& d, httplib::Response& res) {
+  // Only Redis' word starts a ban here; a ban answered from this memory is
+  // not remembered again (that would shift its end by each lookup's rounding).
   if (d.verdict == Verdict::Banned) {
     bans_.remember(subject.tag, d);
   }
-  http::send_error(res, over_budget(d));
-  return true;
+  return render(d, res);
+}
+
+void Gate::unavailable(const redis::Unavailable& e, httplib::Response& res) {
+  // Fail closed: every route reads or writes Redis, so a request admitted
+  // without the limiter could not be served either; answer at once instead.
+  spdlog::warn("rate limiter: redis unavailable: {}", e.what());
+  http::send_error(res, ApiError(503, codes::kRateLimiterUnavailable,
+                                 "the rate limiter cannot reach its store; retry later")
+                            .retry_after(1));
+}
+
+void Gate::refuse_unauthenticated(const httplib::Request& req, Verdict why, httplib::Response& res) {
+  // The caller's address pays for the attempt, so guessing keys is limited
+  // (and banned) like any other traffic.
+  const Subject address{"addr:" + client_address(req), ""};
+  const auto ban = bans_.find(address.tag);
+  if (ban ? !render(*ban, res) : !answer(address, limiter_.check(address, anonymous_), res)) {
+    http::send_error(res, unauthenticated(why, req.has_header("X-API-Key")));
+  }
 }
 
 bool Gate::admit(const httplib::Request& req, httplib::Response& res) {
@@ -79,36 +104,23 @@ bool Gate::admit(const httplib::Request& req, httplib::Response& res) {
     return false;
   }
   try {
-    const bool key_sent = req.has_header("X-API-Key");
-    auto verdict = Verdict::Unknown;
-    if (const auto identity = apikeys::identify(req.get_header_value("X-API-Key"))) {
-      const Subject key{identity->id, identity->digest};
-      if (const auto ban = bans_.find(key.tag)) {
-        return answer(key, *ban, res);
-      }
-      const auto d = limiter_.check(key, anonymous_);
-      if (d.verdict != Verdict::Unknown && d.verdict != Verdict::Revoked) {
-        return answer(key, d, res);
-      }
-      verdict = d.verdict;
-    }
-    // No usable key: the caller's address pays for the attempt, so guessing
-    // keys is limited (and banned) like any other traffic.
-    const Subject address{"addr:" + client_address(req), ""};
-    const auto ban = bans_.find(address.tag);
-    const auto d = ban ? *ban : limiter_.check(address, anonymous_);
-    if (answer(address, d, res)) {
+    const auto identity = apikeys::identify(req.get_header_value("X-API-Key"));
+    if (!identity) {
+      refuse_unauthenticated(req, Verdict::Unknown, res);
       return true;
     }
-    http::send_error(res, unauthenticated(verdict, key_sent));
-    return true;
+    const Subject key{identity->id, identity->digest};
+    if (const auto ban = bans_.find(key.tag)) {
+      return render(*ban, res);
+    }
+    const auto d = limiter_.check(key, anonymous_);
+    if (d.verdict == Verdict::Unknown || d.verdict == Verdict::Revoked) {
+      refuse_unauthenticated(req, d.verdict, res);
+      return true;
+    }
+    return answer(key, d, res);
   } catch (const redis::Unavailable& e) {
-    // Fail closed: every route reads or writes Redis, so a request admitted
-    // without the limiter could not be served either; answer at once instead.
-    spdlog::warn("rate limiter: redis unavailable: {}", e.what());
-    http::send_error(res, ApiError(503, codes::kRateLimiterUnavailable,
-                                   "the rate limiter cannot reach its store; retry later")
-                              .retry_after(1));
+    unavailable(e, res);
     return true;
   }
 }

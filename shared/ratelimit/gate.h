@@ -20,7 +20,7 @@ class Gate {
  public:
   Gate(Limiter& limiter, BanCache& bans, Limits anonymous);
 
-  // True when the gate answered the request itself.
+  // Before routing. True when the gate answered the request itself.
   bool admit(const httplib::Request& req, httplib::Response& res);
 
   // The address a request counts against when it has no usable key: the
@@ -29,7 +29,13 @@ class Gate {
   static bool exempt(const std::string& path);
 
  private:
+  // Sets the budget headers and, unless admitted, answers 429: true if it did.
+  static bool render(const Decision& d, httplib::Response& res);
+  // render() for a verdict from Redis, remembering a ban it announces.
   bool answer(const Subject& subject, const Decision& d, httplib::Response& res);
+  // The path of a request without a usable key: counted against its address.
+  void refuse_unauthenticated(const httplib::Request& req, Counters::Verdict why, httplib::Response& res);
+  static void unavailable(const redis::Unavailable& e, httplib::Response& res);
 
   Limiter& limiter_;
   BanCache& bans_;

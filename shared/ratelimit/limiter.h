@@ -1,6 +1,9 @@
 #pragma once
 
+#include <chrono>
+#include <future>
 #include <string>
+#include <vector>
 
 #include "ratelimit/decision.h"
 #include "redis/multiplexer.h"
@@ -25,12 +28,14 @@ struct Subject {
   std::string digest;
 };
 
-// The distributed limiter: one EVALSHA per request against the shared Redis.
-// Keys: "<prefix>:rl:{<tag>}:<m|d|denials|ban|offences>" and, for an API key,
-// its record "<prefix>:apikey:{<tag>}": one hash tag per subject.
+// The distributed limiter: one EVALSHA per request against the shared Redis,
+// touching one hash per subject: an API key's record "<prefix>:apikey:{<id>}"
+// (limits and counters) or an address's "<prefix>:rl:{addr:<ip>}".
 class Limiter {
  public:
-  Limiter(redis::Multiplexer& redis, std::string prefix, BanPolicy ban);
+  // `deadline` bounds each check: past it, Unavailable.
+  Limiter(redis::Multiplexer& redis, std::string prefix, BanPolicy ban,
+          std::chrono::milliseconds deadline = std::chrono::milliseconds(100));
 
   // For a key, the limits come from its record (`limits` is ignored) and the
   // verdict may be Unknown or Revoked; for an address, `limits` apply.
@@ -38,9 +43,27 @@ class Limiter {
   Decision check(const Subject& subject, const Limits& limits);
 
  private:
+  // A check sent, its answer awaited until the deadline (EVALSHA, then EVAL
+  // once if Redis lost its script cache).
+  class Pending {
+   public:
+    Pending(std::vector<std::string> call, std::future<redis::Reply> reply,
+            std::chrono::steady_clock::time_point give_up)
+        : call_(std::move(call)), reply_(std::move(reply)), give_up_(give_up) {}
+
+   private:
+    friend class Limiter;
+    std::vector<std::string> call_;  // EVALSHA and its arguments, to resend as EVAL
+    std::future<redis::Reply> reply_;
+    std::chrono::steady_clock::time_point give_up_;
+  };
+  Pending start(const Subject& subject, const Limits& limits);
+  Decision finish(Pending& pending);
+
   redis::Multiplexer& redis_;
   std::string prefix_;
   BanPolicy ban_;
+  std::chrono::milliseconds deadline_;
   redis::Script script_;
 };
 

@@ -13,11 +13,23 @@ Multiplexer::~Multiplexer() {
   io_.join();
 }
 
-Reply Multiplexer::command(const Args& args) {
-  return std::move(commands({args}).front());
+Reply Multiplexer::command(const Args& args, Wait wait) {
+  return std::move(commands({args}, wait).front());
 }
 
-std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all) {
+std::future<Reply> Multiplexer::submit(const Args& args) {
+  auto pending = std::make_unique<Pending>();
+  pending->args.assign(args.begin(), args.end());
+  auto future = pending->reply.get_future();
+  {
+    const std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(pending));
+  }
+  wake_.notify_one();
+  return future;
+}
+
+std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all, Wait wait) {
   std::vector<std::future<Reply>> futures;
   futures.reserve(all.size());
   {
@@ -34,22 +46,26 @@ std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all) {
   // command timeouts, with a reply or an Unavailable.
   std::vector<Reply> replies;
   replies.reserve(futures.size());
+  const auto give_up = std::chrono::steady_clock::now() + wait;
   for (auto& f : futures) {
+    if (wait != Wait::zero() && f.wait_until(give_up) != std::future_status::ready) {
+      throw Unavailable("redis: no reply within " + std::to_string(wait.count()) + " ms");
+    }
     replies.push_back(f.get());
   }
   return replies;
 }
 
-Reply Multiplexer::script(const Script& s, const Args& keys, const Args& args) {
+Reply Multiplexer::script(const Script& s, const Args& keys, const Args& args, Wait wait) {
   const auto numkeys = std::to_string(keys.size());
   Args call{"EVALSHA", s.sha(), numkeys};
   call.insert(call.end(), keys.begin(), keys.end());
   call.insert(call.end(), args.begin(), args.end());
-  auto reply = command(call);
+  auto reply = command(call, wait);
   if (is_noscript(*reply)) {
     call[0] = "EVAL";
     call[1] = s.source();
-    reply = command(call);
+    reply = command(call, wait);
   }
   return reply;
 }

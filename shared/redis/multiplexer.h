@@ -26,11 +26,19 @@ class Multiplexer {
   Multiplexer(const Multiplexer&) = delete;
   Multiplexer& operator=(const Multiplexer&) = delete;
 
-  Reply command(const Args& args);
+  // A wait of zero means "as long as the connection's own timeouts allow";
+  // a shorter one throws Unavailable when no reply has come by then (the
+  // command may still run; its reply is then dropped).
+  using Wait = std::chrono::milliseconds;
+
+  Reply command(const Args& args, Wait wait = Wait::zero());
+  // Queues a command and returns at once: the reply, or Unavailable, arrives
+  // in the future, so a caller can do other work (or send more) meanwhile.
+  std::future<Reply> submit(const Args& args);
   // Several commands, sent together (one round trip when the I/O thread is idle).
-  std::vector<Reply> commands(const std::vector<Args>& all);
+  std::vector<Reply> commands(const std::vector<Args>& all, Wait wait = Wait::zero());
   // EVALSHA, falling back to EVAL when Redis lost its script cache.
-  Reply script(const Script& s, const Args& keys, const Args& args);
+  Reply script(const Script& s, const Args& keys, const Args& args, Wait wait = Wait::zero());
 
  private:
   struct Pending {

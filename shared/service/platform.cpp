@@ -8,8 +8,9 @@
 namespace petstore::service {
 namespace {
 
-// A slow Redis must not stall requests at the gate: the limiter's connection
-// gives up after RATE_LIMIT_TIMEOUT_MS.
+// The limiter has its own pipelined connection, whose timeouts are its
+// deadline: a slow or stopped Redis is answered with 503 within
+// RATE_LIMIT_TIMEOUT_MS, never queued behind the reads' longer timeout.
 redis::Endpoint limiter_endpoint(const config::ServiceConfig& cfg) {
   auto e = cfg.redis;
   e.connect_timeout = e.command_timeout = cfg.rate_limit.timeout;
@@ -35,7 +36,8 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       limiter_redis_(limiter_endpoint(cfg)),
       limiter_(limiter_redis_, cfg.prefix,
                ratelimit::BanPolicy{cfg.rate_limit.ban_after, cfg.rate_limit.ban_window_s,
-                                    cfg.rate_limit.ban_first_s, cfg.rate_limit.ban_max_s, 86'400}),
+                                    cfg.rate_limit.ban_first_s, cfg.rate_limit.ban_max_s, 86'400},
+               cfg.rate_limit.timeout),
       gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free)),
       api_keys_(pool_, cfg.prefix) {}
 

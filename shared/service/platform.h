@@ -76,7 +76,7 @@ class Platform {
   es::CatchUp catch_up_;
   es::CommandPath commands_;
   es::IdempotencyStore idempotency_;
-  redis::Multiplexer limiter_redis_;  // its own connection, with the limiter's deadline
+  redis::Multiplexer limiter_redis_;
   ratelimit::Limiter limiter_;
   ratelimit::BanCache bans_;
   ratelimit::Gate gate_;

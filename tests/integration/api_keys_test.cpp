@@ -5,6 +5,7 @@
 // re-planning that act at once, and the admin API's guard.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <set>
 #include <thread>
@@ -16,12 +17,16 @@
 namespace petstore::testing {
 namespace {
 
-const httplib::Headers kAdmin = {{"Authorization", "Bearer petstore-local-admin-token"}};
+constexpr const char* kAdminToken = "Bearer petstore-local-admin-token";
 
 // Paths of all three services, so one key's requests spread over every
 // service and, through nginx, over every replica.
-const std::vector<std::string> kPaths = {"/store/inventory", "/pets?limit=1", "/store/orders?limit=1",
-                                         "/categories?limit=1"};
+constexpr std::array<const char*, 4> kPaths = {"/store/inventory", "/pets?limit=1", "/store/orders?limit=1",
+                                               "/categories?limit=1"};
+
+httplib::Headers admin_headers() {
+  return {{"Authorization", kAdminToken}};
+}
 
 std::int64_t header_int(const httplib::Result& r, const char* name) {
   return std::stoll(r->get_header_value(name));
@@ -207,7 +212,8 @@ TEST_F(ApiKeysTest, IgnoringRetryAfterBansTheKeyAndEachBanIsLonger) {
 }
 
 TEST_F(ApiKeysTest, RePlanningAndRevocationActAtOnceOnEveryReplica) {
-  auto r = http_->Post("/admin/keys", kAdmin, R"({"plan":"free","name":"acme"})", "application/json");
+  auto r =
+      http_->Post("/admin/keys", admin_headers(), R"({"plan":"free","name":"acme"})", "application/json");
   ASSERT_EQ(r->status, 201);
   const auto issued = parse(r->body);
   const std::string key = issued["key"].GetString();
@@ -215,7 +221,7 @@ TEST_F(ApiKeysTest, RePlanningAndRevocationActAtOnceOnEveryReplica) {
   EXPECT_EQ(r->get_header_value("Location"), "/admin/keys/" + id);
   EXPECT_EQ(get(key)->get_header_value("X-RateLimit-Limit"), "60");
 
-  r = http_->Patch("/admin/keys/" + id, kAdmin, R"({"plan":"business"})", "application/json");
+  r = http_->Patch("/admin/keys/" + id, admin_headers(), R"({"plan":"business"})", "application/json");
   ASSERT_EQ(r->status, 200);
   EXPECT_STREQ(parse(r->body)["plan"].GetString(), "business");
   for (const auto* service : {"pets", "orders", "inventory"}) {
@@ -225,7 +231,7 @@ TEST_F(ApiKeysTest, RePlanningAndRevocationActAtOnceOnEveryReplica) {
     }
   }
 
-  ASSERT_EQ(http_->Delete("/admin/keys/" + id, kAdmin)->status, 204);
+  ASSERT_EQ(http_->Delete("/admin/keys/" + id, admin_headers())->status, 204);
   for (const auto* service : {"pets", "orders", "inventory"}) {
     for (size_t i = 0; i < 3; ++i) {
       const auto got = store_->replica(service, i).client()->Get("/pets", {{"X-API-Key", key}});
@@ -233,23 +239,23 @@ TEST_F(ApiKeysTest, RePlanningAndRevocationActAtOnceOnEveryReplica) {
       EXPECT_EQ(error_code(got), "api_key_revoked") << service << " " << i;
     }
   }
-  r = http_->Patch("/admin/keys/" + id, kAdmin, R"({"plan":"pro"})", "application/json");
+  r = http_->Patch("/admin/keys/" + id, admin_headers(), R"({"plan":"pro"})", "application/json");
   EXPECT_EQ(r->status, 409);
   EXPECT_EQ(error_code(r), "api_key_revoked");
-  r = http_->Get("/admin/keys/" + id, kAdmin);
+  r = http_->Get("/admin/keys/" + id, admin_headers());
   ASSERT_EQ(r->status, 200);
   EXPECT_TRUE(parse(r->body)["revoked"].GetBool());
 }
 
 TEST_F(ApiKeysTest, KeysAreStoredOnlyAsHashesAndShownOnce) {
-  auto r = http_->Post("/admin/keys", kAdmin, R"({"plan":"pro"})", "application/json");
+  auto r = http_->Post("/admin/keys", admin_headers(), R"({"plan":"pro"})", "application/json");
   ASSERT_EQ(r->status, 201);
   const std::string key = parse(r->body)["key"].GetString();
   const std::string id = parse(r->body)["id"].GetString();
   for (const auto& value : redis_command({"HGETALL", store_->prefix() + ":apikey:{" + id + "}"})) {
     EXPECT_EQ(value.find(key.substr(4)), std::string::npos);
   }
-  r = http_->Get("/admin/keys", kAdmin);
+  r = http_->Get("/admin/keys", admin_headers());
   ASSERT_EQ(r->status, 200);
   EXPECT_EQ(r->body.find(key), std::string::npos);
   EXPECT_NE(r->body.find(id), std::string::npos);
@@ -257,7 +263,7 @@ TEST_F(ApiKeysTest, KeysAreStoredOnlyAsHashesAndShownOnce) {
 
 TEST_F(ApiKeysTest, TheAdminApiNeedsTheTokenAndLeaksNothingWithoutIt) {
   const auto key = issue_api_key(*http_, R"({"plan":"free"})");
-  const auto listed = parse(http_->Get("/admin/keys", kAdmin)->body);
+  const auto listed = parse(http_->Get("/admin/keys", admin_headers())->body);
   const std::string id = listed.GetArray()[0]["id"].GetString();
   auto r = http_->Get("/admin/keys");
   EXPECT_EQ(r->status, 401);
@@ -273,20 +279,20 @@ TEST_F(ApiKeysTest, TheAdminApiNeedsTheTokenAndLeaksNothingWithoutIt) {
   // A customer's API key is not an admin token.
   EXPECT_EQ(http_->Get("/admin/keys", {{"Authorization", "Bearer " + key}})->status, 403);
   // With the token: clear errors for bad input and unknown keys.
-  r = http_->Post("/admin/keys", kAdmin, R"({"plan":"platinum"})", "application/json");
+  r = http_->Post("/admin/keys", admin_headers(), R"({"plan":"platinum"})", "application/json");
   EXPECT_EQ(r->status, 400);
   EXPECT_EQ(error_code(r), "invalid_value");
-  r = http_->Post("/admin/keys", kAdmin, R"({"plan":"enterprise"})", "application/json");
+  r = http_->Post("/admin/keys", admin_headers(), R"({"plan":"enterprise"})", "application/json");
   EXPECT_EQ(r->status, 400);
   EXPECT_EQ(error_code(r), "missing_field");
-  r = http_->Post("/admin/keys", kAdmin, R"({"plan":"enterprise","limits":{"perMinute":10,"perDay":5}})",
-                  "application/json");
+  r = http_->Post("/admin/keys", admin_headers(),
+                  R"({"plan":"enterprise","limits":{"perMinute":10,"perDay":5}})", "application/json");
   EXPECT_EQ(r->status, 400);
   EXPECT_EQ(error_code(r), "invalid_value");
-  r = http_->Post("/admin/keys", kAdmin, R"({"plan":"pro","limits":{"perMinute":10,"perDay":50}})",
+  r = http_->Post("/admin/keys", admin_headers(), R"({"plan":"pro","limits":{"perMinute":10,"perDay":50}})",
                   "application/json");
   EXPECT_EQ(r->status, 400);
-  r = http_->Get("/admin/keys/0123456789abcdef", kAdmin);
+  r = http_->Get("/admin/keys/0123456789abcdef", admin_headers());
   EXPECT_EQ(r->status, 404);
   EXPECT_EQ(error_code(r), "api_key_not_found");
 }

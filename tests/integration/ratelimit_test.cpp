@@ -1,11 +1,14 @@
 // The limiter's script against the real Redis: exact quotas under
-// concurrency, denied requests cost nothing, bans start, end and double.
+// concurrency, denied requests cost nothing, bans start, end and double,
+// and the gate answers a banned key from memory until the ban's end.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <ctime>
 #include <thread>
 
+#include "apikeys/key_store.h"
+#include "ratelimit/gate.h"
 #include "ratelimit/limiter.h"
 #include "redis/multiplexer.h"
 #include "support/stack.h"
@@ -64,9 +67,13 @@ TEST_F(RateLimit, DeniedRequestsConsumeNoQuotaAndTellWhenToComeBack) {
     EXPECT_LE(d.retry_after, 3600);
     EXPECT_NEAR(static_cast<double>(d.retry_after), static_cast<double>(seconds_to_reset), 2.0);
   }
-  // The day window counted only the three admitted requests.
-  const auto day = redis_command({"GET", prefix_ + ":rl:{key-b}:d"});
+  // The long window counted only the three admitted requests.
+  const auto day = redis_command({"HGET", prefix_ + ":rl:{key-b}", "dc"});
   EXPECT_EQ(day.at(0), "3");
+  // An address's counters expire with their long window.
+  const auto ttl = redis_command({"PTTL", prefix_ + ":rl:{key-b}"});
+  EXPECT_GT(std::stoll(ttl.at(0)), 0);
+  EXPECT_LE(std::stoll(ttl.at(0)), 86'400'000);
 }
 
 TEST_F(RateLimit, AClientThatWaitsForRetryAfterIsAdmitted) {
@@ -97,6 +104,38 @@ TEST_F(RateLimit, BansStartAfterRepeatedDenialsLiftOnTimeAndDouble) {
   banned = limiter.check({"key-d", ""}, one);
   ASSERT_EQ(banned.verdict, Verdict::Banned);
   EXPECT_EQ(banned.retry_after, 2) << "a repeat offence doubles the ban";
+}
+
+TEST_F(RateLimit, TheGateAnswersABannedKeyFromMemoryUntilTheBansEnd) {
+  redis::Pool pool(test_redis(), 4);
+  apikeys::KeyStore keys(pool, prefix_);
+  const auto issued = keys.issue(apikeys::Plan::Enterprise, {1, 1000, 3600, 86400}, "");
+  ratelimit::Limiter limiter(redis_, prefix_, ratelimit::BanPolicy{2, 60, 60, 600, 600});
+  // A clock that moves a microsecond per look, as real time does between lookups.
+  auto now = std::chrono::steady_clock::now();
+  ratelimit::BanCache bans([&now] { return now += std::chrono::microseconds(1); });
+  ratelimit::Gate gate(limiter, bans, {60, 1000, 60, 86400});
+  httplib::Request req;
+  req.path = "/pets";
+  req.method = "GET";
+  req.headers.emplace("X-API-Key", issued.key);
+  const auto send = [&] {
+    httplib::Response res;
+    gate.admit(req, res);
+    return res;
+  };
+  EXPECT_EQ(send().status, -1);  // admitted: the route answers
+  EXPECT_EQ(send().status, 429);
+  auto res = send();  // the second denial starts a 60 s ban
+  ASSERT_EQ(res.get_header_value("Retry-After"), "60");
+  // A flood is answered from memory, and answering does not move the ban's end.
+  for (int i = 0; i < 10'000; ++i) {
+    ASSERT_EQ(send().status, 429);
+  }
+  now += std::chrono::seconds(30);
+  EXPECT_EQ(send().get_header_value("Retry-After"), "30");
+  now += std::chrono::seconds(29);
+  EXPECT_EQ(send().get_header_value("Retry-After"), "1");
 }
 
 }  // namespace

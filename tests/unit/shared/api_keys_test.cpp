@@ -56,7 +56,7 @@ TEST(Plans, CustomLimitsMustBeUsable) {
   EXPECT_TRUE(invalid_limits({101, 100, 60, 86400}));  // minute above day
   EXPECT_TRUE(invalid_limits({10, 100, 0, 86400}));
   EXPECT_TRUE(invalid_limits({10, 100, 60, 60}));  // long window not longer
-  EXPECT_TRUE(invalid_limits({10, 100, 60, 40 * 86400}));
+  EXPECT_TRUE(invalid_limits({10, 100, 60, std::int64_t{40} * 86400}));
 }
 
 }  // namespace
