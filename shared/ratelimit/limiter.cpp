@@ -10,46 +10,20 @@ Limiter::Limiter(redis::Multiplexer& redis, std::string prefix, BanPolicy ban,
     : redis_(redis), prefix_(std::move(prefix)), ban_(ban), deadline_(deadline), script_(kLimitLua) {}
 
 Decision Limiter::check(const Subject& subject, const Limits& limits) {
-  auto pending = start(subject, limits);
-  return finish(pending);
-}
-
-Limiter::Pending Limiter::start(const Subject& subject, const Limits& limits) {
-  std::vector<std::string> call{"EVALSHA",
-                                script_.sha(),
-                                "1",
-                                subject.digest.empty() ? prefix_ + ":rl:{" + subject.tag + "}"
-                                                       : apikeys::record_key(prefix_, subject.tag),
-                                std::to_string(limits.per_minute),
-                                std::to_string(limits.per_day),
-                                std::to_string(limits.short_window_s),
-                                std::to_string(limits.long_window_s),
-                                subject.digest,
-                                std::to_string(ban_.threshold),
-                                std::to_string(ban_.within_s),
-                                std::to_string(ban_.first_ban_s),
-                                std::to_string(ban_.max_ban_s),
-                                std::to_string(ban_.remember_s)};
-  auto reply = redis_.submit(redis::Args(call.begin(), call.end()));
-  return {std::move(call), std::move(reply), std::chrono::steady_clock::now() + deadline_};
-}
-
-Decision Limiter::finish(Pending& pending) {
-  if (pending.reply_.wait_until(pending.give_up_) != std::future_status::ready) {
-    throw redis::Unavailable("rate limiter: no answer from redis within " +
-                             std::to_string(deadline_.count()) + " ms");
-  }
-  auto reply = pending.reply_.get();
-  if (redis::is_noscript(*reply)) {
-    // Redis lost its script cache (a restart): send the source once.
-    pending.call_[0] = "EVAL";
-    pending.call_[1] = script_.source();
-    pending.reply_ = redis_.submit(redis::Args(pending.call_.begin(), pending.call_.end()));
-    if (pending.reply_.wait_until(pending.give_up_) != std::future_status::ready) {
-      throw redis::Unavailable("rate limiter: no answer from redis in time");
-    }
-    reply = pending.reply_.get();
-  }
+  // The strings outlive the Args views into them until the reply is back.
+  const std::string key = subject.digest.empty() ? prefix_ + ":rl:{" + subject.tag + "}"
+                                                 : apikeys::record_key(prefix_, subject.tag);
+  const std::string args[] = {std::to_string(limits.per_minute),
+                              std::to_string(limits.per_day),
+                              std::to_string(limits.short_window_s),
+                              std::to_string(limits.long_window_s),
+                              subject.digest,
+                              std::to_string(ban_.threshold),
+                              std::to_string(ban_.within_s),
+                              std::to_string(ban_.first_ban_s),
+                              std::to_string(ban_.max_ban_s),
+                              std::to_string(ban_.remember_s)};
+  const auto reply = redis_.script(script_, {key}, redis::Args(std::begin(args), std::end(args)), deadline_);
   const auto& r = redis::expect_ok(reply);
   Counters c;
   c.verdict = static_cast<Counters::Verdict>(redis::as_integer(*r.element[0]));

@@ -1,9 +1,7 @@
 #pragma once
 
 #include <chrono>
-#include <future>
 #include <string>
-#include <vector>
 
 #include "ratelimit/decision.h"
 #include "redis/multiplexer.h"
@@ -43,23 +41,6 @@ class Limiter {
   Decision check(const Subject& subject, const Limits& limits);
 
  private:
-  // A check sent, its answer awaited until the deadline (EVALSHA, then EVAL
-  // once if Redis lost its script cache).
-  class Pending {
-   public:
-    Pending(std::vector<std::string> call, std::future<redis::Reply> reply,
-            std::chrono::steady_clock::time_point give_up)
-        : call_(std::move(call)), reply_(std::move(reply)), give_up_(give_up) {}
-
-   private:
-    friend class Limiter;
-    std::vector<std::string> call_;  // EVALSHA and its arguments, to resend as EVAL
-    std::future<redis::Reply> reply_;
-    std::chrono::steady_clock::time_point give_up_;
-  };
-  Pending start(const Subject& subject, const Limits& limits);
-  Decision finish(Pending& pending);
-
   redis::Multiplexer& redis_;
   std::string prefix_;
   BanPolicy ban_;

@@ -17,18 +17,6 @@ Reply Multiplexer::command(const Args& args, Wait wait) {
   return std::move(commands({args}, wait).front());
 }
 
-std::future<Reply> Multiplexer::submit(const Args& args) {
-  auto pending = std::make_unique<Pending>();
-  pending->args.assign(args.begin(), args.end());
-  auto future = pending->reply.get_future();
-  {
-    const std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(pending));
-  }
-  wake_.notify_one();
-  return future;
-}
-
 std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all, Wait wait) {
   std::vector<std::future<Reply>> futures;
   futures.reserve(all.size());

@@ -32,9 +32,6 @@ class Multiplexer {
   using Wait = std::chrono::milliseconds;
 
   Reply command(const Args& args, Wait wait = Wait::zero());
-  // Queues a command and returns at once: the reply, or Unavailable, arrives
-  // in the future, so a caller can do other work (or send more) meanwhile.
-  std::future<Reply> submit(const Args& args);
   // Several commands, sent together (one round trip when the I/O thread is idle).
   std::vector<Reply> commands(const std::vector<Args>& all, Wait wait = Wait::zero());
   // EVALSHA, falling back to EVAL when Redis lost its script cache.
