@@ -6,7 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <atomic>
+#include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -116,11 +117,13 @@ TEST_F(ApiKeysTest, EveryAnswerCarriesTheBudgetIncluding404) {
 }
 
 TEST_F(ApiKeysTest, ManyClientsOnOneKeyNeverGetMoreThanTheQuota) {
-  // Windows long enough not to roll over during the test.
+  // An hour-long short window, so the run almost never straddles two; if it
+  // does, each window is held to the quota on its own.
   const auto key = enterprise_key(25, 1000, 3600, 86400);
-  std::atomic<int> admitted{0};
-  std::atomic<int> limited{0};
-  std::atomic<int> other{0};
+  std::mutex mutex;
+  std::map<std::string, int> admitted_per_window;  // by X-RateLimit-Reset of the short window
+  int limited = 0;
+  int other = 0;
   std::vector<std::thread> clients;
   clients.reserve(12);
   for (int t = 0; t < 12; ++t) {
@@ -129,8 +132,9 @@ TEST_F(ApiKeysTest, ManyClientsOnOneKeyNeverGetMoreThanTheQuota) {
       c->set_default_headers({{"X-API-Key", key}});
       for (int i = 0; i < 8; ++i) {
         const auto r = c->Get(kPaths[static_cast<size_t>(t + i) % kPaths.size()]);
+        const std::lock_guard lock(mutex);
         if (r && r->status == 200) {
-          ++admitted;
+          ++admitted_per_window[r->get_header_value("X-RateLimit-Reset")];
         } else if (r && r->status == 429) {
           ++limited;
         } else {
@@ -142,9 +146,16 @@ TEST_F(ApiKeysTest, ManyClientsOnOneKeyNeverGetMoreThanTheQuota) {
   for (auto& c : clients) {
     c.join();
   }
-  EXPECT_EQ(admitted.load(), 25);
-  EXPECT_EQ(limited.load(), 12 * 8 - 25);
-  EXPECT_EQ(other.load(), 0);
+  int admitted = 0;
+  for (const auto& [window, count] : admitted_per_window) {
+    EXPECT_LE(count, 25) << "window ending " << window;
+    admitted += count;
+  }
+  if (admitted_per_window.size() == 1) {
+    EXPECT_EQ(admitted, 25);
+  }
+  EXPECT_EQ(limited, 12 * 8 - admitted);
+  EXPECT_EQ(other, 0);
 }
 
 TEST_F(ApiKeysTest, HeadersAgreeAcrossEveryReplica) {
