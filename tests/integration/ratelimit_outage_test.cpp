@@ -79,20 +79,20 @@ bool eventually_status(httplib::Client& c, int status, std::chrono::seconds time
 
 TEST(RateLimiterOutage, FailsClosedFastAndRecoversWhenRedisStopsAndRestarts) {
   OwnRedis redis;
-  PetsDeployment pets(2, {{"REDIS_PORT", std::to_string(redis.port())}, {"RATE_LIMIT_TIMEOUT_MS", "200"}});
+  PetsDeployment pets(3, {{"REDIS_PORT", std::to_string(redis.port())}, {"RATE_LIMIT_TIMEOUT_MS", "200"}});
   auto http = pets.replica(0).client();
   auto r = http->Get("/categories");
   ASSERT_EQ(r->status, 200);
   const auto remaining_before = std::stoll(r->get_header_value("X-RateLimit-Remaining"));
 
-  // Traffic on both replicas throughout: every answer is 200 or 503, never a
+  // Traffic on all three replicas throughout: every answer is 200 or 503, never a
   // request admitted unchecked past the outage, never an error of another kind.
   std::atomic<bool> stop{false};
   std::map<int, int> statuses;
   std::mutex statuses_mutex;
   std::vector<std::thread> traffic;
-  traffic.reserve(2);
-  for (size_t i = 0; i < 2; ++i) {
+  traffic.reserve(pets.size());
+  for (size_t i = 0; i < pets.size(); ++i) {
     traffic.emplace_back([&, i] {
       auto c = pets.replica(i).client();
       c->set_read_timeout(std::chrono::seconds(5));
