@@ -25,13 +25,7 @@ std::string generate_key() {
   if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
     throw std::runtime_error("no randomness for a new API key");
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string key(kKeyPrefix);
-  for (const unsigned char b : bytes) {
-    key.push_back(kHex[b >> 4U]);
-    key.push_back(kHex[b & 0x0FU]);
-  }
-  return key;
+  return std::string(kKeyPrefix) + text::hex(bytes);
 }
 
 std::optional<KeyIdentity> identify(std::string_view presented) {

@@ -7,23 +7,24 @@ namespace petstore::ratelimit {
 
 Limiter::Limiter(redis::Multiplexer& redis, std::string prefix, BanPolicy ban,
                  std::chrono::milliseconds deadline)
-    : redis_(redis), prefix_(std::move(prefix)), ban_(ban), deadline_(deadline), script_(kLimitLua) {}
+    : redis_(redis),
+      prefix_(std::move(prefix)),
+      ban_args_{std::to_string(ban.threshold), std::to_string(ban.within_s), std::to_string(ban.first_ban_s),
+                std::to_string(ban.max_ban_s), std::to_string(ban.remember_s)},
+      deadline_(deadline),
+      script_(kLimitLua) {}
 
 Decision Limiter::check(const Subject& subject, const Limits& limits) {
   // The strings outlive the Args views into them until the reply is back.
   const std::string key = subject.digest.empty() ? prefix_ + ":rl:{" + subject.tag + "}"
                                                  : apikeys::record_key(prefix_, subject.tag);
-  const std::string args[] = {std::to_string(limits.per_minute),
-                              std::to_string(limits.per_day),
-                              std::to_string(limits.short_window_s),
-                              std::to_string(limits.long_window_s),
-                              subject.digest,
-                              std::to_string(ban_.threshold),
-                              std::to_string(ban_.within_s),
-                              std::to_string(ban_.first_ban_s),
-                              std::to_string(ban_.max_ban_s),
-                              std::to_string(ban_.remember_s)};
-  const auto reply = redis_.script(script_, {key}, redis::Args(std::begin(args), std::end(args)), deadline_);
+  const std::string limit_args[] = {std::to_string(limits.per_minute), std::to_string(limits.per_day),
+                                    std::to_string(limits.short_window_s),
+                                    std::to_string(limits.long_window_s)};
+  redis::Args args(std::begin(limit_args), std::end(limit_args));
+  args.emplace_back(subject.digest);
+  args.insert(args.end(), ban_args_.begin(), ban_args_.end());
+  const auto reply = redis_.script(script_, {key}, args, deadline_);
   const auto& r = redis::expect_ok(reply);
   Counters c;
   c.verdict = static_cast<Counters::Verdict>(redis::as_integer(*r.element[0]));

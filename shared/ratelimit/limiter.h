@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <string>
 
@@ -43,7 +44,7 @@ class Limiter {
  private:
   redis::Multiplexer& redis_;
   std::string prefix_;
-  BanPolicy ban_;
+  std::array<std::string, 5> ban_args_;  // the policy as script arguments, formatted once
   std::chrono::milliseconds deadline_;
   redis::Script script_;
 };

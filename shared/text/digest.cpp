@@ -5,21 +5,17 @@
 #include <openssl/sha.h>
 
 namespace petstore::text {
-namespace {
 
-template <size_t N>
-std::string hex(const std::array<unsigned char, N>& digest) {
+std::string hex(std::span<const unsigned char> bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(N * 2);
-  for (const unsigned char byte : digest) {
+  out.reserve(bytes.size() * 2);
+  for (const unsigned char byte : bytes) {
     out.push_back(kHex[byte >> 4U]);
     out.push_back(kHex[byte & 0x0FU]);
   }
   return out;
 }
-
-}  // namespace
 
 std::string sha1_hex(std::string_view data) {
   std::array<unsigned char, SHA_DIGEST_LENGTH> digest{};
