@@ -1,6 +1,17 @@
 #include "redis/multiplexer.h"
 
+#include <future>
+
+#include <spdlog/spdlog.h>
+
 namespace petstore::redis {
+
+Reply Outcome::take() {
+  if (failure) {
+    std::rethrow_exception(failure);
+  }
+  return std::move(reply);
+}
 
 Multiplexer::Multiplexer(Endpoint endpoint) : endpoint_(std::move(endpoint)), io_([this] { loop(); }) {}
 
@@ -18,18 +29,17 @@ Reply Multiplexer::command(const Args& args, Wait wait) {
 }
 
 std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all, Wait wait) {
-  std::vector<std::future<Reply>> futures;
+  std::vector<std::future<Outcome>> futures;
+  std::vector<std::unique_ptr<Pending>> pending;
   futures.reserve(all.size());
-  {
-    const std::lock_guard lock(mutex_);
-    for (const auto& args : all) {
-      auto pending = std::make_unique<Pending>();
-      pending->args.assign(args.begin(), args.end());
-      futures.push_back(pending->reply.get_future());
-      queue_.push_back(std::move(pending));
-    }
+  pending.reserve(all.size());
+  for (const auto& args : all) {
+    auto promise = std::make_shared<std::promise<Outcome>>();
+    futures.push_back(promise->get_future());
+    pending.push_back(std::make_unique<Pending>(
+        Pending{{args.begin(), args.end()}, [promise](Outcome o) { promise->set_value(std::move(o)); }}));
   }
-  wake_.notify_one();
+  enqueue(std::move(pending));
   // Bounded: the I/O thread answers every request within the connect and
   // command timeouts, with a reply or an Unavailable.
   std::vector<Reply> replies;
@@ -39,7 +49,7 @@ std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all, Wait wait
     if (wait != Wait::zero() && f.wait_until(give_up) != std::future_status::ready) {
       throw Unavailable("redis: no reply within " + std::to_string(wait.count()) + " ms");
     }
-    replies.push_back(f.get());
+    replies.push_back(f.get().take());
   }
   return replies;
 }
@@ -58,6 +68,45 @@ Reply Multiplexer::script(const Script& s, const Args& keys, const Args& args, W
   return reply;
 }
 
+void Multiplexer::submit(const Args& args, Callback done) {
+  std::vector<std::unique_ptr<Pending>> one;
+  one.push_back(std::make_unique<Pending>(Pending{{args.begin(), args.end()}, std::move(done)}));
+  enqueue(std::move(one));
+}
+
+void Multiplexer::submit_script(const Script& s, const Args& keys, const Args& args, Callback done) {
+  const auto numkeys = std::to_string(keys.size());
+  Args call{"EVALSHA", s.sha(), numkeys};
+  call.insert(call.end(), keys.begin(), keys.end());
+  call.insert(call.end(), args.begin(), args.end());
+  // On NOSCRIPT the same call goes again with the source. The retry's words
+  // are copied now: the caller's arguments are gone by the time it runs.
+  std::vector<std::string> retry(call.begin(), call.end());
+  retry[0] = "EVAL";
+  retry[1] = s.source();
+  submit(call, [this, retry = std::move(retry), done = std::move(done)](Outcome o) mutable {
+    if (!o.failure && o.reply && is_noscript(*o.reply)) {
+      submit(Args(retry.begin(), retry.end()), std::move(done));
+      return;
+    }
+    done(std::move(o));
+  });
+}
+
+void Multiplexer::enqueue(std::vector<std::unique_ptr<Pending>> pending) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (queue_.empty()) {
+      queue_ = std::move(pending);
+    } else {
+      for (auto& p : pending) {
+        queue_.push_back(std::move(p));
+      }
+    }
+  }
+  wake_.notify_one();
+}
+
 void Multiplexer::loop() {
   std::vector<std::unique_ptr<Pending>> batch;
   for (;;) {
@@ -74,6 +123,16 @@ void Multiplexer::loop() {
   }
 }
 
+void Multiplexer::deliver(Pending& p, Outcome outcome) {
+  // A callback that throws must not take the I/O thread (and every other
+  // caller's replies) with it.
+  try {
+    p.done(std::move(outcome));
+  } catch (const std::exception& e) {
+    spdlog::error("redis multiplexer: a reply's callback failed: {}", e.what());
+  }
+}
+
 void Multiplexer::send(std::vector<std::unique_ptr<Pending>>& batch, size_t& answered) {
   if (!conn_ || conn_->broken()) {
     conn_ = std::make_unique<Connection>(endpoint_);
@@ -82,7 +141,15 @@ void Multiplexer::send(std::vector<std::unique_ptr<Pending>>& batch, size_t& ans
     conn_->append(Args(batch[i]->args.begin(), batch[i]->args.end()));
   }
   for (; answered < batch.size(); ++answered) {
-    batch[answered]->reply.set_value(conn_->next_reply());
+    auto reply = conn_->next_reply();
+    deliver(*batch[answered], Outcome{std::move(reply), nullptr});
+  }
+}
+
+void Multiplexer::fail_rest(std::vector<std::unique_ptr<Pending>>& batch, size_t answered,
+                            const std::exception_ptr& failure) {
+  for (size_t i = answered; i < batch.size(); ++i) {
+    deliver(*batch[i], Outcome{nullptr, failure});
   }
 }
 
@@ -95,21 +162,17 @@ void Multiplexer::run_batch(std::vector<std::unique_ptr<Pending>>& batch) {
   } catch (const Unavailable&) {
     conn_.reset();
     if (!reused) {
-      for (size_t i = answered; i < batch.size(); ++i) {
-        batch[i]->reply.set_exception(std::current_exception());
-      }
+      fail_rest(batch, answered, std::current_exception());
       return;
     }
   }
   // The connection had been idle and Redis may have restarted since: the
-  // unanswered reads (they change nothing) get one more try on a new one.
+  // unanswered commands get one more try on a new one.
   try {
     send(batch, answered);
   } catch (...) {
     conn_.reset();
-    for (size_t i = answered; i < batch.size(); ++i) {
-      batch[i]->reply.set_exception(std::current_exception());
-    }
+    fail_rest(batch, answered, std::current_exception());
   }
 }
 
