@@ -28,6 +28,7 @@ inline constexpr const char* kStoreUnavailable = "store_unavailable";
 inline constexpr const char* kProjectionLagging = "projection_lagging";
 inline constexpr const char* kDependencyUnavailable = "dependency_unavailable";
 inline constexpr const char* kInternalError = "internal_error";
+inline constexpr const char* kOverloaded = "overloaded";
 // API keys, the admin API and the rate limiter.
 inline constexpr const char* kApiKeyMissing = "api_key_missing";
 inline constexpr const char* kApiKeyInvalid = "api_key_invalid";

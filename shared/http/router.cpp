@@ -6,17 +6,46 @@
 namespace petstore::http {
 namespace {
 
-ApiError error_for_bare_status(int status) {
-  switch (status) {
-    case 413:
-      return {413, codes::kPayloadTooLarge, "request body exceeds the size limit"};
-    case 400:
-      return {400, codes::kBadRequest, "the request is not valid HTTP or lacks a Content-Length"};
-    case 414:
-      return {414, codes::kBadRequest, "request URI too long"};
-    default:
-      return {status, codes::kInternalError, "request failed"};
+std::vector<std::string> split_segments(const std::string& path) {
+  std::vector<std::string> out;
+  size_t pos = 1;
+  while (pos <= path.size()) {
+    const auto slash = path.find('/', pos);
+    out.push_back(path.substr(pos, slash == std::string::npos ? std::string::npos : slash - pos));
+    if (slash == std::string::npos) {
+      break;
+    }
+    pos = slash + 1;
   }
+  return out;
+}
+
+// Whether `path` fits the template's segments; a cheap test that spares the
+// regex for all routes but the one that matches.
+bool fits(const std::vector<std::string>& segments, std::string_view path) {
+  if (path.empty() || path.front() != '/') {
+    return false;
+  }
+  path.remove_prefix(1);
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const auto slash = path.find('/');
+    const auto part = path.substr(0, slash);
+    const bool last = i + 1 == segments.size();
+    if (last != (slash == std::string_view::npos)) {
+      return false;
+    }
+    const auto& s = segments[i];
+    const bool parameter = !s.empty() && s.front() == '{';
+    if (parameter ? part.empty() : part != s) {
+      return false;
+    }
+    path = last ? std::string_view{} : path.substr(slash + 1);
+  }
+  return true;
+}
+
+void fail(httplib::Response& res, const std::exception_ptr& e) {
+  send_error(res, error_from(e));
 }
 
 }  // namespace
@@ -38,92 +67,119 @@ std::string template_to_regex(const std::string& path) {
 }
 
 void Router::add(std::string method, std::string path, Handler handler) {
-  auto source = template_to_regex(path);
-  std::regex pattern(source);
+  auto segments = split_segments(path);
+  std::regex pattern(template_to_regex(path));
   routes_.push_back(
-      {std::move(method), std::move(path), std::move(source), std::move(pattern), std::move(handler)});
+      {std::move(method), std::move(path), std::move(segments), std::move(pattern), std::move(handler), {}});
+}
+
+void Router::add_async(std::string method, std::string path, AsyncHandler handler) {
+  auto segments = split_segments(path);
+  std::regex pattern(template_to_regex(path));
+  routes_.push_back(
+      {std::move(method), std::move(path), std::move(segments), std::move(pattern), {}, std::move(handler)});
 }
 
 std::string Router::allowed_methods(const std::string& path) const {
   std::string allow;
   for (const auto& r : routes_) {
-    if (std::regex_match(path, r.pattern) && allow.find(r.method) == std::string::npos) {
+    if (fits(r.segments, path) && allow.find(r.method) == std::string::npos) {
       allow += allow.empty() ? r.method : ", " + r.method;
     }
   }
   return allow;
 }
 
-void Router::install(httplib::Server& server) const {
-  for (const auto& route : routes_) {
-    // httplib compiles the same pattern, so req.matches carries the path
-    // parameters in template order.
-    const auto& re = route.regex_source;
-    auto wrapped = [handler = route.handler](const httplib::Request& req, httplib::Response& res) {
-      try {
-        handler(req, res);
-      } catch (...) {
-        send_error(res, error_from(std::current_exception()));
-      }
-    };
-    if (route.method == "GET") {
-      server.Get(re, wrapped);
-    } else if (route.method == "POST") {
-      server.Post(re, wrapped);
-    } else if (route.method == "PUT") {
-      server.Put(re, wrapped);
-    } else if (route.method == "DELETE") {
-      server.Delete(re, wrapped);
-    } else if (route.method == "PATCH") {
-      server.Patch(re, wrapped);
+const Route* Router::find(const std::string& method, const std::string& path) const {
+  const std::string& wanted = method == "HEAD" ? std::string("GET") : method;
+  for (const auto& r : routes_) {
+    if (r.method == wanted && fits(r.segments, path)) {
+      return &r;
     }
   }
+  return nullptr;
+}
 
-  server.set_pre_routing_handler([hooks = before_](const httplib::Request& req, httplib::Response& res) {
-    for (const auto& hook : hooks) {
-      try {
-        if (hook(req, res)) {
-          return httplib::Server::HandlerResponse::Handled;
-        }
-      } catch (...) {
-        send_error(res, error_from(std::current_exception()));
-        return httplib::Server::HandlerResponse::Handled;
-      }
+void Router::dispatch(const ExchangePtr& ex, WorkerPool& workers, Done done) const {
+  const Done finish = [this, ex, done = std::move(done)] {
+    for (const auto& hook : after_) {
+      hook(ex->req, ex->res);
     }
-    return httplib::Server::HandlerResponse::Unhandled;
-  });
+    done();
+  };
+  run_before(0, ex, workers, finish);
+}
 
-  // httplib calls this for every response of status >= 400, including those
-  // our handlers produced; only bare statuses from routing or parsing (no
-  // body yet) are turned into Errors here.
-  server.set_error_handler(httplib::Server::HandlerWithResponse([this](const httplib::Request& req,
-                                                                       httplib::Response& res) {
-    if (!res.body.empty()) {
-      return httplib::Server::HandlerResponse::Unhandled;
-    }
-    if (res.status == 404) {
-      const auto allow = allowed_methods(req.path);
-      if (!allow.empty()) {
-        ApiError e(405, codes::kMethodNotAllowed, req.method + " is not allowed on " + req.path);
-        e.headers.emplace_back("Allow", allow);
-        send_error(res, e);
+void Router::run_before(size_t index, const ExchangePtr& ex, WorkerPool& workers, const Done& finish) const {
+  if (index == before_.size()) {
+    route(ex, workers, finish);
+    return;
+  }
+  try {
+    before_[index](ex, [this, index, ex, &workers, finish](bool answered) {
+      if (answered) {
+        finish();
       } else {
-        send_error(res, ApiError(404, codes::kRouteNotFound, "no route for " + req.method + " " + req.path));
+        run_before(index + 1, ex, workers, finish);
       }
+    });
+  } catch (...) {
+    // Hooks call next() last, so a hook that throws has not answered yet.
+    fail(ex->res, std::current_exception());
+    finish();
+  }
+}
+
+void Router::route(const ExchangePtr& ex, WorkerPool& workers, const Done& finish) const {
+  auto& req = ex->req;
+  const Route* r = find(req.method, req.path);
+  if (r == nullptr) {
+    const auto allow = allowed_methods(req.path);
+    if (!allow.empty()) {
+      ApiError e(405, codes::kMethodNotAllowed, req.method + " is not allowed on " + req.path);
+      e.headers.emplace_back("Allow", allow);
+      send_error(ex->res, e);
     } else {
-      send_error(res, error_for_bare_status(res.status));
+      send_error(ex->res,
+                 ApiError(404, codes::kRouteNotFound, "no route for " + req.method + " " + req.path));
     }
-    return httplib::Server::HandlerResponse::Handled;
-  }));
+    finish();
+    return;
+  }
+  std::regex_match(req.path, req.matches, r->pattern);
 
-  server.set_exception_handler([](const httplib::Request&, httplib::Response& res,
-                                  const std::exception_ptr& ep) { send_error(res, error_from(ep)); });
-
-  server.set_post_routing_handler([hooks = after_](const httplib::Request& req, httplib::Response& res) {
-    for (const auto& hook : hooks) {
-      hook(req, res);
+  if (r->async_handler) {
+    try {
+      r->async_handler(ex, finish);
+    } catch (...) {
+      fail(ex->res, std::current_exception());
+      finish();
     }
+    return;
+  }
+  const bool queued = workers.try_post([ex, r, finish] {
+    try {
+      r->handler(ex->req, ex->res);
+    } catch (...) {
+      fail(ex->res, std::current_exception());
+    }
+    finish();
   });
+  if (!queued) {
+    send_error(ex->res,
+               ApiError(503, codes::kOverloaded, "the service has too many requests in progress; retry")
+                   .retry_after(1));
+    finish();
+  }
+}
+
+void complete(const ExchangePtr& ex, const Done& done, const std::function<void(httplib::Response&)>& fill) {
+  try {
+    fill(ex->res);
+  } catch (...) {
+    fail(ex->res, std::current_exception());
+  }
+  done();
 }
 
 }  // namespace petstore::http

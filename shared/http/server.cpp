@@ -1,80 +1,15 @@
 #include "http/server.h"
 
-#include <sys/socket.h>
-
-#include <condition_variable>
-#include <deque>
-#include <functional>
-#include <mutex>
-#include <stdexcept>
 #include <thread>
-#include <vector>
+
+#include "http/event_loop.h"
 
 namespace petstore::http {
 namespace {
 
+// Debian's cpp-httplib compiled in a backlog of 5; a burst of new connections
+// then overflowed the SYN queue and waited for a 1 s retransmit.
 constexpr int kListenBacklog = 4096;
-
-// httplib's own ThreadPool queues without limit; this one blocks the accept
-// loop instead, so a burst cannot grow memory without bound.
-class BoundedThreadPool final : public httplib::TaskQueue {
- public:
-  BoundedThreadPool(size_t threads, size_t max_queued) : max_queued_(max_queued) {
-    workers_.reserve(threads);
-    for (size_t i = 0; i < threads; ++i) {
-      workers_.emplace_back([this] { work(); });
-    }
-  }
-  BoundedThreadPool(const BoundedThreadPool&) = delete;
-  BoundedThreadPool& operator=(const BoundedThreadPool&) = delete;
-  ~BoundedThreadPool() override = default;
-
-  void enqueue(std::function<void()> fn) override {
-    std::unique_lock lock(mutex_);
-    has_room_.wait(lock, [this] { return jobs_.size() < max_queued_ || stopping_; });
-    jobs_.push_back(std::move(fn));
-    lock.unlock();
-    has_job_.notify_one();
-  }
-
-  void shutdown() override {
-    {
-      const std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    has_job_.notify_all();
-    has_room_.notify_all();
-    for (auto& t : workers_) {
-      t.join();
-    }
-  }
-
- private:
-  void work() {
-    for (;;) {
-      std::function<void()> fn;
-      {
-        std::unique_lock lock(mutex_);
-        has_job_.wait(lock, [this] { return !jobs_.empty() || stopping_; });
-        if (jobs_.empty()) {
-          return;
-        }
-        fn = std::move(jobs_.front());
-        jobs_.pop_front();
-      }
-      has_room_.notify_one();
-      fn();
-    }
-  }
-
-  size_t max_queued_;
-  std::mutex mutex_;
-  std::condition_variable has_job_;
-  std::condition_variable has_room_;
-  std::deque<std::function<void()>> jobs_;
-  bool stopping_ = false;
-  std::vector<std::thread> workers_;
-};
 
 }  // namespace
 
@@ -82,6 +17,7 @@ ServerOptions ServerOptions::from_env(const config::Env& env, int default_port) 
   ServerOptions o;
   o.host = env.str("HTTP_HOST", o.host);
   o.port = static_cast<int>(env.integer("HTTP_PORT", default_port, 1, 65535));
+  o.loops = static_cast<size_t>(env.integer("HTTP_LOOPS", 0, 0, 256));
   o.threads = static_cast<size_t>(env.integer("HTTP_THREADS", static_cast<std::int64_t>(o.threads), 1, 4096));
   o.max_queued = static_cast<size_t>(
       env.integer("HTTP_MAX_QUEUED", static_cast<std::int64_t>(o.max_queued), 1, 1'000'000));
@@ -90,44 +26,49 @@ ServerOptions ServerOptions::from_env(const config::Env& env, int default_port) 
                                       std::int64_t{16} * 1024 * 1024));
   o.keep_alive_timeout_s =
       static_cast<int>(env.integer("HTTP_KEEPALIVE_TIMEOUT_S", o.keep_alive_timeout_s, 1, 3600));
+  if (o.loops == 0) {
+    o.loops = std::max(1U, std::thread::hardware_concurrency());
+  }
   return o;
 }
 
-Server::Server(ServerOptions options)
-    : options_(std::move(options)), server_(std::make_unique<httplib::Server>()) {
-  auto* server = server_.get();
-  const auto& o = options_;
-  server->new_task_queue = [threads = o.threads, queued = o.max_queued]() -> httplib::TaskQueue* {
-    // httplib takes ownership of the queue it asks for and deletes it.
-    return std::make_unique<BoundedThreadPool>(threads, queued).release();
-  };
-  server->set_tcp_nodelay(true);
-  server->set_keep_alive_max_count(o.keep_alive_max_requests);
-  server->set_keep_alive_timeout(o.keep_alive_timeout_s);
-  server->set_read_timeout(o.read_timeout_s, 0);
-  server->set_write_timeout(o.write_timeout_s, 0);
-  server->set_payload_max_length(o.max_body_bytes);
-  // Replaces httplib's default options (SO_REUSEADDR), and remembers the
-  // listening socket so bind() can widen its backlog.
-  server->set_socket_options([fd = listen_fd_](socket_t sock) {
-    const int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-    *fd = sock;
-  });
+Server::Server(ServerOptions options, const Router& router)
+    : options_(std::move(options)),
+      router_(router),
+      workers_(std::make_unique<WorkerPool>(options_.threads, options_.max_queued)) {}
+
+Server::~Server() {
+  // The loops go first; then the workers finish what they hold, whose
+  // responses land in inboxes nobody reads any more.
+  loops_.clear();
+  workers_.reset();
 }
 
 void Server::bind() {
-  if (!server_->bind_to_port(options_.host, options_.port)) {
-    throw std::runtime_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port));
-  }
-  // Listening again on a listening socket only changes its backlog.
-  if (*listen_fd_ >= 0 && ::listen(*listen_fd_, kListenBacklog) != 0) {
-    throw std::runtime_error("cannot widen the listen backlog");
+  listen_ = listen_tcp(options_.host, options_.port, kListenBacklog);
+  const size_t count = std::max<size_t>(1, options_.loops);
+  for (size_t i = 0; i < count; ++i) {
+    loops_.push_back(std::make_unique<EventLoop>(listen_.get(), options_, router_, *workers_));
   }
 }
 
 void Server::serve() {
-  server_->listen_after_bind();
+  std::vector<std::thread> others;
+  for (size_t i = 1; i < loops_.size(); ++i) {
+    others.emplace_back([loop = loops_[i].get()] { loop->run(); });
+  }
+  if (!loops_.empty()) {
+    loops_.front()->run();
+  }
+  for (auto& t : others) {
+    t.join();
+  }
+}
+
+void Server::stop() {
+  for (const auto& loop : loops_) {
+    loop->stop();
+  }
 }
 
 }  // namespace petstore::http

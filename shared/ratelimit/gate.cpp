@@ -80,49 +80,71 @@ bool Gate::answer(const Subject& subject, const Decision& d, httplib::Response& 
   return render(d, res);
 }
 
-void Gate::unavailable(const redis::Unavailable& e, httplib::Response& res) {
-  // Fail closed: every route reads or writes Redis, so a request admitted
-  // without the limiter could not be served either; answer at once instead.
-  spdlog::warn("rate limiter: redis unavailable: {}", e.what());
-  http::send_error(res, ApiError(503, codes::kRateLimiterUnavailable,
-                                 "the rate limiter cannot reach its store; retry later")
-                            .retry_after(1));
+void Gate::failed(const std::exception_ptr& failure, httplib::Response& res) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const redis::Unavailable& e) {
+    // Fail closed: every route reads or writes Redis, so a request admitted
+    // without the limiter could not be served either; answer at once instead.
+    spdlog::warn("rate limiter: redis unavailable: {}", e.what());
+    http::send_error(res, ApiError(503, codes::kRateLimiterUnavailable,
+                                   "the rate limiter cannot reach its store; retry later")
+                              .retry_after(1));
+  } catch (...) {
+    http::send_error(res, http::error_from(std::current_exception()));
+  }
 }
 
-void Gate::refuse_unauthenticated(const httplib::Request& req, Verdict why, httplib::Response& res) {
+void Gate::refuse_unauthenticated(const http::ExchangePtr& ex, Verdict why, http::Next next) {
   // The caller's address pays for the attempt, so guessing keys is limited
   // (and banned) like any other traffic.
-  const Subject address{"addr:" + client_address(req), ""};
-  const auto ban = bans_.find(address.tag);
-  if (ban ? !render(*ban, res) : !answer(address, limiter_.check(address, anonymous_), res)) {
-    http::send_error(res, unauthenticated(why, req.has_header("X-API-Key")));
+  const auto unauthorized = [ex, why] {
+    http::send_error(ex->res, unauthenticated(why, ex->req.has_header("X-API-Key")));
+  };
+  Subject address{"addr:" + client_address(ex->req), ""};
+  if (const auto ban = bans_.find(address.tag)) {
+    if (!render(*ban, ex->res)) {
+      unauthorized();
+    }
+    next(true);
+    return;
   }
+  limiter_.check_async(address, anonymous_,
+                       [this, ex, address, unauthorized, next = std::move(next)](const Limiter::Checked& c) {
+                         if (c.failure) {
+                           failed(c.failure, ex->res);
+                         } else if (!answer(address, c.decision, ex->res)) {
+                           unauthorized();
+                         }
+                         next(true);
+                       });
 }
 
-bool Gate::admit(const httplib::Request& req, httplib::Response& res) {
-  if (exempt(req.path)) {
-    return false;
+void Gate::admit(const http::ExchangePtr& ex, http::Next next) {
+  if (exempt(ex->req.path)) {
+    next(false);
+    return;
   }
-  try {
-    const auto identity = apikeys::identify(req.get_header_value("X-API-Key"));
-    if (!identity) {
-      refuse_unauthenticated(req, Verdict::Unknown, res);
-      return true;
-    }
-    const Subject key{identity->id, identity->digest};
-    if (const auto ban = bans_.find(key.tag)) {
-      return render(*ban, res);
-    }
-    const auto d = limiter_.check(key, anonymous_);
-    if (d.verdict == Verdict::Unknown || d.verdict == Verdict::Revoked) {
-      refuse_unauthenticated(req, d.verdict, res);
-      return true;
-    }
-    return answer(key, d, res);
-  } catch (const redis::Unavailable& e) {
-    unavailable(e, res);
-    return true;
+  const auto identity = apikeys::identify(ex->req.get_header_value("X-API-Key"));
+  if (!identity) {
+    refuse_unauthenticated(ex, Verdict::Unknown, std::move(next));
+    return;
   }
+  Subject key{identity->id, identity->digest};
+  if (const auto ban = bans_.find(key.tag)) {
+    next(render(*ban, ex->res));
+    return;
+  }
+  limiter_.check_async(key, anonymous_, [this, ex, key, next = std::move(next)](const Limiter::Checked& c) {
+    if (c.failure) {
+      failed(c.failure, ex->res);
+      next(true);
+    } else if (c.decision.verdict == Verdict::Unknown || c.decision.verdict == Verdict::Revoked) {
+      refuse_unauthenticated(ex, c.decision.verdict, next);
+    } else {
+      next(answer(key, c.decision, ex->res));
+    }
+  });
 }
 
 }  // namespace petstore::ratelimit

@@ -4,6 +4,7 @@
 
 #include <httplib.h>
 
+#include "http/router.h"
 #include "ratelimit/ban_cache.h"
 #include "ratelimit/limiter.h"
 
@@ -20,8 +21,11 @@ class Gate {
  public:
   Gate(Limiter& limiter, BanCache& bans, Limits anonymous);
 
-  // Before routing. True when the gate answered the request itself.
-  bool admit(const httplib::Request& req, httplib::Response& res);
+  // Before routing: calls `next(true)` when the gate answered the request
+  // itself, `next(false)` to let it through. Never waits: a ban known here
+  // answers at once, anything else continues on the limiter's Redis thread
+  // when the verdict comes back.
+  void admit(const http::ExchangePtr& ex, http::Next next);
 
   // The address a request counts against when it has no usable key: the
   // last X-Forwarded-For entry (the one the entry point added), else the peer.
@@ -34,8 +38,9 @@ class Gate {
   // render() for a verdict from Redis, remembering a ban it announces.
   bool answer(const Subject& subject, const Decision& d, httplib::Response& res);
   // The path of a request without a usable key: counted against its address.
-  void refuse_unauthenticated(const httplib::Request& req, Counters::Verdict why, httplib::Response& res);
-  static void unavailable(const redis::Unavailable& e, httplib::Response& res);
+  void refuse_unauthenticated(const http::ExchangePtr& ex, Counters::Verdict why, http::Next next);
+  // A failed check: 503 when Redis is unavailable, else the error it was.
+  static void failed(const std::exception_ptr& failure, httplib::Response& res);
 
   Limiter& limiter_;
   BanCache& bans_;

@@ -14,17 +14,22 @@ Limiter::Limiter(redis::Multiplexer& redis, std::string prefix, BanPolicy ban,
       deadline_(deadline),
       script_(kLimitLua) {}
 
-Decision Limiter::check(const Subject& subject, const Limits& limits) {
-  // The strings outlive the Args views into them until the reply is back.
-  const std::string key = subject.digest.empty() ? prefix_ + ":rl:{" + subject.tag + "}"
-                                                 : apikeys::record_key(prefix_, subject.tag);
-  const std::string limit_args[] = {std::to_string(limits.per_minute), std::to_string(limits.per_day),
-                                    std::to_string(limits.short_window_s),
-                                    std::to_string(limits.long_window_s)};
-  redis::Args args(std::begin(limit_args), std::end(limit_args));
+std::string Limiter::key_of(const Subject& subject) const {
+  return subject.digest.empty() ? prefix_ + ":rl:{" + subject.tag + "}"
+                                : apikeys::record_key(prefix_, subject.tag);
+}
+
+redis::Args Limiter::arguments(const Subject& subject, const Limits& limits,
+                               std::array<std::string, 4>& storage) const {
+  storage = {std::to_string(limits.per_minute), std::to_string(limits.per_day),
+             std::to_string(limits.short_window_s), std::to_string(limits.long_window_s)};
+  redis::Args args(storage.begin(), storage.end());
   args.emplace_back(subject.digest);
   args.insert(args.end(), ban_args_.begin(), ban_args_.end());
-  const auto reply = redis_.script(script_, {key}, args, deadline_);
+  return args;
+}
+
+Decision Limiter::read_reply(const redis::Reply& reply) {
   const auto& r = redis::expect_ok(reply);
   Counters c;
   c.verdict = static_cast<Counters::Verdict>(redis::as_integer(*r.element[0]));
@@ -42,6 +47,29 @@ Decision Limiter::check(const Subject& subject, const Limits& limits) {
   const Limits applied{redis::as_integer(*r.element[7]), redis::as_integer(*r.element[8]),
                        redis::as_integer(*r.element[9]), redis::as_integer(*r.element[10])};
   return decide(applied, c);
+}
+
+Decision Limiter::check(const Subject& subject, const Limits& limits) {
+  std::array<std::string, 4> storage;
+  const auto key = key_of(subject);
+  return read_reply(redis_.script(script_, {key}, arguments(subject, limits, storage), deadline_));
+}
+
+void Limiter::check_async(const Subject& subject, const Limits& limits, std::function<void(Checked)> done) {
+  // The multiplexer's own connection timeouts (the same deadline) bound the
+  // wait; the arguments are copied before this returns.
+  std::array<std::string, 4> storage;
+  const auto key = key_of(subject);
+  redis_.submit_script(script_, {key}, arguments(subject, limits, storage),
+                       [done = std::move(done)](redis::Outcome o) {
+                         Checked checked;
+                         try {
+                           checked.decision = read_reply(o.take());
+                         } catch (...) {
+                           checked.failure = std::current_exception();
+                         }
+                         done(std::move(checked));
+                       });
 }
 
 }  // namespace petstore::ratelimit

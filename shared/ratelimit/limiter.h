@@ -2,6 +2,8 @@
 
 #include <array>
 #include <chrono>
+#include <exception>
+#include <functional>
 #include <string>
 
 #include "ratelimit/decision.h"
@@ -41,7 +43,21 @@ class Limiter {
   // Throws redis::Unavailable when Redis does not answer in time.
   Decision check(const Subject& subject, const Limits& limits);
 
+  // The same without waiting: `done` runs on the Redis I/O thread with the
+  // decision, or with the failure (redis::Unavailable past the deadline).
+  struct Checked {
+    Decision decision;
+    std::exception_ptr failure;
+  };
+  void check_async(const Subject& subject, const Limits& limits, std::function<void(Checked)> done);
+
  private:
+  // The script's key and arguments; `storage` holds the strings `args` views.
+  std::string key_of(const Subject& subject) const;
+  redis::Args arguments(const Subject& subject, const Limits& limits,
+                        std::array<std::string, 4>& storage) const;
+  static Decision read_reply(const redis::Reply& reply);
+
   redis::Multiplexer& redis_;
   std::string prefix_;
   std::array<std::string, 5> ban_args_;  // the policy as script arguments, formatted once

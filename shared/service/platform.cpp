@@ -77,8 +77,7 @@ void Platform::stop() {
 void Platform::add_platform_routes(http::Router& router) {
   apikeys::add_admin_routes(router, api_keys_, cfg_.rate_limit.admin_token);
   if (cfg_.rate_limit.enabled) {
-    router.before(
-        [this](const httplib::Request& req, httplib::Response& res) { return gate_.admit(req, res); });
+    router.before([this](const http::ExchangePtr& ex, http::Next next) { gate_.admit(ex, std::move(next)); });
   }
   http::add_health_route(
       router,

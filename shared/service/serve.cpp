@@ -25,8 +25,7 @@ int serve(const std::string& name, int default_port, const Factory& make) {
     const auto service = make(env, cfg);
     service->start();
 
-    http::Server server(cfg.http);
-    service->router().install(server.raw());
+    http::Server server(cfg.http, service->router());
     server.bind();
     std::thread stopper([&server, &stop_signals] {
       int sig = 0;

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <ctime>
+#include <future>
 #include <thread>
 
 #include "apikeys/key_store.h"
@@ -120,9 +121,12 @@ TEST_F(RateLimit, TheGateAnswersABannedKeyFromMemoryUntilTheBansEnd) {
   req.method = "GET";
   req.headers.emplace("X-API-Key", issued.key);
   const auto send = [&] {
-    httplib::Response res;
-    gate.admit(req, res);
-    return res;
+    auto ex = std::make_shared<http::Exchange>();
+    ex->req = req;
+    std::promise<void> answered;
+    gate.admit(ex, [&answered](bool) { answered.set_value(); });
+    answered.get_future().wait();
+    return ex->res;
   };
   EXPECT_EQ(send().status, -1);  // admitted: the route answers
   EXPECT_EQ(send().status, 429);

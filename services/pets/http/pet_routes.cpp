@@ -49,20 +49,28 @@ void add_pet_routes(http::Router& router, const RouteDeps& d) {
     http::send_json(res, 200, to_json(page.items));
   });
 
-  router.add("GET", "/pets/{petId}", [d](const httplib::Request& req, httplib::Response& res) {
-    const auto id = http::path_id(req, 1, "petId");
+  // The two single-pet reads are the API's hottest path: they run on the
+  // event loop and finish on the Redis reply, with no thread waiting.
+  router.add_async("GET", "/pets/{petId}", [d](const http::ExchangePtr& ex, const http::Done& done) {
+    const auto id = http::path_id(ex->req, 1, "petId");
     // Deprecated (RFC 9745) with a sunset date (RFC 8594); the successor is
     // the profile resource. The headers go on errors too, so every caller sees them.
-    res.set_header("Deprecation", kGetPetDeprecation);
-    res.set_header("Sunset", kGetPetSunset);
-    res.set_header("Link", "</pets/" + std::to_string(id) + "/profile>; rel=\"successor-version\"");
-    send_pet(res, 200, d.read.require_pet(id));
+    ex->res.set_header("Deprecation", kGetPetDeprecation);
+    ex->res.set_header("Sunset", kGetPetSunset);
+    ex->res.set_header("Link", "</pets/" + std::to_string(id) + "/profile>; rel=\"successor-version\"");
+    d.read.require_pet_async(id, [ex, done](const ReadModel::PetResult& pet) {
+      http::complete(ex, done, [&](httplib::Response& res) { send_pet(res, 200, pet()); });
+    });
   });
 
-  router.add("GET", "/pets/{petId}/profile", [d](const httplib::Request& req, httplib::Response& res) {
-    const auto pet = d.read.require_pet(http::path_id(req, 1, "petId"));
-    res.set_header("ETag", http::etag(pet.version));
-    http::send_json(res, 200, to_profile_json(pet));
+  router.add_async("GET", "/pets/{petId}/profile", [d](const http::ExchangePtr& ex, const http::Done& done) {
+    d.read.require_pet_async(http::path_id(ex->req, 1, "petId"), [ex, done](const ReadModel::PetResult& pet) {
+      http::complete(ex, done, [&](httplib::Response& res) {
+        const auto p = pet();
+        res.set_header("ETag", http::etag(p.version));
+        http::send_json(res, 200, to_profile_json(p));
+      });
+    });
   });
 
   router.add("PUT", "/pets/{petId}", [d](const httplib::Request& req, httplib::Response& res) {

@@ -81,13 +81,29 @@ std::optional<Category> ReadModel::category(std::int64_t id) {
   return category_with_count(id, replies[0], replies[1]);
 }
 
-Pet ReadModel::require_pet(std::int64_t id) {
-  auto found = pet(id);
+namespace {
+
+Pet found_or_404(std::int64_t id, std::optional<Pet> found) {
   if (!found) {
     throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
                       "pet " + std::to_string(id) + " does not exist");
   }
   return *std::move(found);
+}
+
+}  // namespace
+
+Pet ReadModel::require_pet(std::int64_t id) {
+  return found_or_404(id, pet(id));
+}
+
+void ReadModel::require_pet_async(std::int64_t id, std::function<void(const PetResult&)> done) {
+  reads_.submit(readmodel::hmget(keys_.pet(id), kPetFields), [id, done = std::move(done)](redis::Outcome o) {
+    done([&o, id] {
+      const auto reply = o.take();
+      return found_or_404(id, pet_from(id, redis::expect_ok(reply).element));
+    });
+  });
 }
 
 Category ReadModel::require_category(std::int64_t id) {
