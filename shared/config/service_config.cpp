@@ -21,6 +21,8 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.redis.command_timeout = env.millis("REDIS_TIMEOUT_MS", std::chrono::milliseconds(1000));
   c.redis.connect_timeout = c.redis.command_timeout;
   c.redis_pool_idle = static_cast<size_t>(env.integer("REDIS_POOL_IDLE", 64, 1, 4096));
+  c.redis_lanes =
+      static_cast<size_t>(env.integer("REDIS_LANES", static_cast<std::int64_t>(c.redis_lanes), 1, 64));
   c.kafka_brokers = env.str("KAFKA_BROKERS", "127.0.0.1:9092");
   c.kafka_linger_ms = static_cast<int>(env.integer("KAFKA_LINGER_MS", c.kafka_linger_ms, 0, 1000));
   c.kafka_delivery_timeout_ms =

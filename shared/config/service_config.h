@@ -31,6 +31,10 @@ struct ServiceConfig {
   http::ServerOptions http;
   redis::Endpoint redis;
   size_t redis_pool_idle = 64;
+  // Pipelined connections for reads and for the rate limiter (each). One
+  // is fastest when Redis is on the same host; more keep several batches in
+  // flight, which pays when the round trip to Redis is long.
+  size_t redis_lanes = 1;
   std::string kafka_brokers;
   int kafka_linger_ms = 2;
   int kafka_delivery_timeout_ms = 5000;

@@ -1,5 +1,6 @@
 #include "redis/multiplexer.h"
 
+#include <algorithm>
 #include <future>
 
 #include <spdlog/spdlog.h>
@@ -13,9 +14,17 @@ Reply Outcome::take() {
   return std::move(reply);
 }
 
-Multiplexer::Multiplexer(Endpoint endpoint) : endpoint_(std::move(endpoint)), io_([this] { loop(); }) {}
+Multiplexer::Multiplexer(Endpoint endpoint, size_t lanes) : endpoint_(std::move(endpoint)) {
+  for (size_t i = 0; i < std::max<size_t>(1, lanes); ++i) {
+    lanes_.push_back(std::make_unique<Lane>(endpoint_));
+  }
+}
 
-Multiplexer::~Multiplexer() {
+Multiplexer::~Multiplexer() = default;
+
+Multiplexer::Lane::Lane(const Endpoint& endpoint) : endpoint_(endpoint), io_([this] { loop(); }) {}
+
+Multiplexer::Lane::~Lane() {
   {
     const std::lock_guard lock(mutex_);
     stop_ = true;
@@ -30,7 +39,7 @@ Reply Multiplexer::command(const Args& args, Wait wait) {
 
 std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all, Wait wait) {
   std::vector<std::future<Outcome>> futures;
-  std::vector<std::unique_ptr<Pending>> pending;
+  Batch pending;
   futures.reserve(all.size());
   pending.reserve(all.size());
   for (const auto& args : all) {
@@ -69,7 +78,7 @@ Reply Multiplexer::script(const Script& s, const Args& keys, const Args& args, W
 }
 
 void Multiplexer::submit(const Args& args, Callback done) {
-  std::vector<std::unique_ptr<Pending>> one;
+  Batch one;
   one.push_back(std::make_unique<Pending>(Pending{{args.begin(), args.end()}, std::move(done)}));
   enqueue(std::move(one));
 }
@@ -93,7 +102,12 @@ void Multiplexer::submit_script(const Script& s, const Args& keys, const Args& a
   });
 }
 
-void Multiplexer::enqueue(std::vector<std::unique_ptr<Pending>> pending) {
+void Multiplexer::enqueue(Batch pending) {
+  const auto lane = next_lane_.fetch_add(1, std::memory_order_relaxed) % lanes_.size();
+  lanes_[lane]->enqueue(std::move(pending));
+}
+
+void Multiplexer::Lane::enqueue(Batch pending) {
   {
     const std::lock_guard lock(mutex_);
     if (queue_.empty()) {
@@ -107,8 +121,8 @@ void Multiplexer::enqueue(std::vector<std::unique_ptr<Pending>> pending) {
   wake_.notify_one();
 }
 
-void Multiplexer::loop() {
-  std::vector<std::unique_ptr<Pending>> batch;
+void Multiplexer::Lane::loop() {
+  Batch batch;
   for (;;) {
     {
       std::unique_lock lock(mutex_);
@@ -133,7 +147,7 @@ void Multiplexer::deliver(Pending& p, Outcome outcome) {
   }
 }
 
-void Multiplexer::send(std::vector<std::unique_ptr<Pending>>& batch, size_t& answered) {
+void Multiplexer::Lane::send(Batch& batch, size_t& answered) {
   if (!conn_ || conn_->broken()) {
     conn_ = std::make_unique<Connection>(endpoint_);
   }
@@ -146,14 +160,13 @@ void Multiplexer::send(std::vector<std::unique_ptr<Pending>>& batch, size_t& ans
   }
 }
 
-void Multiplexer::fail_rest(std::vector<std::unique_ptr<Pending>>& batch, size_t answered,
-                            const std::exception_ptr& failure) {
+void Multiplexer::fail_rest(Batch& batch, size_t answered, const std::exception_ptr& failure) {
   for (size_t i = answered; i < batch.size(); ++i) {
     deliver(*batch[i], Outcome{nullptr, failure});
   }
 }
 
-void Multiplexer::run_batch(std::vector<std::unique_ptr<Pending>>& batch) {
+void Multiplexer::Lane::run_batch(Batch& batch) {
   size_t answered = 0;
   const bool reused = conn_ != nullptr;
   try {

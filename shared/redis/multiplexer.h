@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -39,7 +40,9 @@ using Callback = std::function<void(Outcome)>;
 // timeouts (twice that when queued behind a batch that timed out).
 class Multiplexer {
  public:
-  explicit Multiplexer(Endpoint endpoint);
+  // `lanes` connections, each with its own I/O thread; commands go to them
+  // in turn, so several batches can be at Redis at once.
+  explicit Multiplexer(Endpoint endpoint, size_t lanes = 1);
   ~Multiplexer();
   Multiplexer(const Multiplexer&) = delete;
   Multiplexer& operator=(const Multiplexer&) = delete;
@@ -66,22 +69,38 @@ class Multiplexer {
     std::vector<std::string> args;
     Callback done;
   };
+  using Batch = std::vector<std::unique_ptr<Pending>>;
 
-  void enqueue(std::vector<std::unique_ptr<Pending>> pending);
-  void loop();
-  void run_batch(std::vector<std::unique_ptr<Pending>>& batch);
-  void send(std::vector<std::unique_ptr<Pending>>& batch, size_t& answered);
-  static void fail_rest(std::vector<std::unique_ptr<Pending>>& batch, size_t answered,
-                        const std::exception_ptr& failure);
+  // One connection and the thread that drives it.
+  class Lane {
+   public:
+    explicit Lane(const Endpoint& endpoint);
+    ~Lane();
+    Lane(const Lane&) = delete;
+    Lane& operator=(const Lane&) = delete;
+    void enqueue(Batch pending);
+
+   private:
+    void loop();
+    void run_batch(Batch& batch);
+    void send(Batch& batch, size_t& answered);
+
+    const Endpoint& endpoint_;
+    std::unique_ptr<Connection> conn_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    Batch queue_;
+    bool stop_ = false;
+    std::thread io_;
+  };
+
+  void enqueue(Batch pending);
+  static void fail_rest(Batch& batch, size_t answered, const std::exception_ptr& failure);
   static void deliver(Pending& p, Outcome outcome);
 
   Endpoint endpoint_;
-  std::unique_ptr<Connection> conn_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::vector<std::unique_ptr<Pending>> queue_;
-  bool stop_ = false;
-  std::thread io_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  std::atomic<size_t> next_lane_{0};
 };
 
 }  // namespace petstore::redis

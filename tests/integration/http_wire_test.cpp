@@ -106,9 +106,11 @@ class RawConnection {
 class HttpWire : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    // Few workers and a short keep-alive: the loops, not threads, carry the connections.
+    // Few workers and a short keep-alive: the loops, not threads, carry the
+    // connections; three Redis lanes, so replies come back on several threads.
     deployment_ = std::make_unique<PetsDeployment>(
-        1, std::map<std::string, std::string>{{"HTTP_THREADS", "4"}, {"HTTP_KEEPALIVE_TIMEOUT_S", "1"}});
+        1, std::map<std::string, std::string>{
+               {"HTTP_THREADS", "4"}, {"HTTP_KEEPALIVE_TIMEOUT_S", "1"}, {"REDIS_LANES", "3"}});
   }
   static void TearDownTestSuite() { deployment_.reset(); }
 
