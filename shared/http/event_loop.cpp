@@ -103,6 +103,7 @@ struct EventLoop::Connection {
   size_t out_sent = 0;
   size_t served = 0;
   Clock::time_point last_active;
+  Clock::time_point request_started;  // when the request now in `in` began to arrive
   Clock::time_point linger_until;
   bool busy = false;            // a request of this connection is being answered
   bool closing = false;         // close once `out` is written
@@ -206,6 +207,11 @@ void EventLoop::accept_all() {
         epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, listen_fd_, nullptr);
         accepting_ = false;
       }
+      if (errno == EINVAL) {
+        // The server shut the listening socket down (stopping): stop watching it.
+        epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, listen_fd_, nullptr);
+        accepting_ = false;
+      }
       return;  // EAGAIN (another loop took it), ECONNABORTED, ...
     }
     auto c = std::make_unique<Connection>();
@@ -245,6 +251,9 @@ void EventLoop::read_from(Connection& c) {
     if (n > 0) {
       c.last_active = Clock::now();
       if (!c.lingering) {
+        if (c.in.empty()) {
+          c.request_started = c.last_active;
+        }
         c.in.append(chunk.data(), static_cast<size_t>(n));
       }
       if (static_cast<size_t>(n) < chunk.size()) {
@@ -290,6 +299,7 @@ void EventLoop::process(Connection& c) {
       case Parsed::State::Complete:
         // Pipelined bytes after this request move to the front; usually there are none.
         c.in.erase(0, parsed.consumed);
+        c.request_started = Clock::now();
         start(c, ex, parsed);
         break;
     }
@@ -428,7 +438,8 @@ void EventLoop::sweep(Clock::time_point now) {
     } else if (c->out_sent < c->out.size()) {
       expired = now - c->last_active > writing;
     } else if (!c->in.empty()) {
-      expired = now - c->last_active > reading;  // a request that never finishes arriving
+      // A request trickling in byte by byte still has to finish in time.
+      expired = now - c->request_started > reading;
     } else {
       expired = stopping_ || now - c->last_active > idle;
     }

@@ -1,5 +1,7 @@
 #include "http/server.h"
 
+#include <sys/socket.h>
+
 #include <thread>
 
 #include "http/event_loop.h"
@@ -26,6 +28,7 @@ ServerOptions ServerOptions::from_env(const config::Env& env, int default_port) 
                                       std::int64_t{16} * 1024 * 1024));
   o.keep_alive_timeout_s =
       static_cast<int>(env.integer("HTTP_KEEPALIVE_TIMEOUT_S", o.keep_alive_timeout_s, 1, 3600));
+  o.read_timeout_s = static_cast<int>(env.integer("HTTP_READ_TIMEOUT_S", o.read_timeout_s, 1, 3600));
   if (o.loops == 0) {
     o.loops = std::max(1U, std::thread::hardware_concurrency());
   }
@@ -66,6 +69,12 @@ void Server::serve() {
 }
 
 void Server::stop() {
+  // Stop listening at once, so the entry point's next connect is refused and
+  // goes to another replica instead of waiting in a backlog nobody accepts
+  // from; the descriptor itself stays open until the loops are gone.
+  if (listen_) {
+    ::shutdown(listen_.get(), SHUT_RDWR);
+  }
   for (const auto& loop : loops_) {
     loop->stop();
   }

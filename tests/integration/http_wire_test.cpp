@@ -41,6 +41,7 @@ class RawConnection {
   RawConnection& operator=(const RawConnection&) = delete;
 
   [[nodiscard]] bool connected() const { return connected_; }
+  [[nodiscard]] int fd() const { return fd_; }
 
   void send(const std::string& bytes) const {
     size_t sent = 0;
@@ -109,8 +110,10 @@ class HttpWire : public ::testing::Test {
     // Few workers and a short keep-alive: the loops, not threads, carry the
     // connections; three Redis lanes, so replies come back on several threads.
     deployment_ = std::make_unique<PetsDeployment>(
-        1, std::map<std::string, std::string>{
-               {"HTTP_THREADS", "4"}, {"HTTP_KEEPALIVE_TIMEOUT_S", "1"}, {"REDIS_LANES", "3"}});
+        1, std::map<std::string, std::string>{{"HTTP_THREADS", "4"},
+                                              {"HTTP_KEEPALIVE_TIMEOUT_S", "1"},
+                                              {"HTTP_READ_TIMEOUT_S", "1"},
+                                              {"REDIS_LANES", "3"}});
   }
   static void TearDownTestSuite() { deployment_.reset(); }
 
@@ -223,6 +226,21 @@ TEST_F(HttpWire, AnIdleConnectionIsClosedAfterTheKeepAliveTimeout) {
   const auto before = std::chrono::steady_clock::now();
   EXPECT_TRUE(c.closed_by_server());  // HTTP_KEEPALIVE_TIMEOUT_S=1, swept within a second more
   EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(4));
+}
+
+TEST_F(HttpWire, ARequestTricklingInIsCutOffAtTheReadTimeout) {
+  RawConnection c(port());
+  c.send("GET /healthz HTTP/1.1\r\n");
+  const auto before = std::chrono::steady_clock::now();
+  // A byte every 200 ms keeps the connection busy but never ends the head
+  // (HTTP_READ_TIMEOUT_S=1): the server must close it anyway.
+  bool closed = false;
+  for (int i = 0; i < 20 && !closed; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    closed = ::send(c.fd(), "X", 1, MSG_NOSIGNAL) != 1;
+  }
+  EXPECT_TRUE(closed || c.closed_by_server());
+  EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(3500));
 }
 
 TEST_F(HttpWire, FarMoreConnectionsThanWorkerThreadsAreServedAtOnce) {

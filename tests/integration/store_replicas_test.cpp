@@ -92,6 +92,9 @@ TEST(StoreReplicasTest, ConsumersRestartedMidStreamConverge) {
     const auto r = post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(pet) + "}");
     if (r && (r->status == 201 || r->status == 202 || r->status == 409)) {
       orders.push_back(id_of(http->Get(r->get_header_value("Location").c_str())));
+    } else {
+      ADD_FAILURE() << "order " << i << ": "
+                    << (r ? std::to_string(r->status) + " " + r->body : "no response");
     }
   }
   chaos.join();
