@@ -124,6 +124,12 @@ constexpr size_t kReadChunk = size_t{16} * 1024;
 constexpr int kAcceptsPerWake = 64;
 constexpr auto kLinger = std::chrono::seconds(2);
 constexpr auto kStopGrace = std::chrono::seconds(5);
+// Stopping, a keep-alive connection idle this long is closed. Not at once: a
+// client (the entry point) may be sending a request on it right now, and a
+// POST lost that way cannot be retried. Proxies reuse the connection they
+// used last, so one idle this long is unlikely to be picked; one that does
+// get a request is answered with Connection: close.
+constexpr auto kIdleCloseWhenStopping = std::chrono::seconds(1);
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 
 void epoll_add(int epoll, int fd, std::uint32_t events, std::uint64_t tag) {
@@ -441,7 +447,8 @@ void EventLoop::sweep(Clock::time_point now) {
       // A request trickling in byte by byte still has to finish in time.
       expired = now - c->request_started > reading;
     } else {
-      expired = stopping_ || now - c->last_active > idle;
+      expired =
+          now - c->last_active > (stopping_ ? std::min<Clock::duration>(idle, kIdleCloseWhenStopping) : idle);
     }
     if (expired) {
       kill(*c);

@@ -32,8 +32,9 @@ class EventLoop {
   EventLoop(const EventLoop&) = delete;
   EventLoop& operator=(const EventLoop&) = delete;
 
-  // Serves until stop(), then finishes the responses in progress (up to a
-  // few seconds) and closes every connection.
+  // Serves until stop(); then answers what still arrives on open
+  // connections with Connection: close, closes each once it has been idle a
+  // second, and returns when none is left (at most 5 s after the stop).
   void run();
   // From any thread.
   void stop();
