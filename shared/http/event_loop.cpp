@@ -49,7 +49,7 @@ class Inbox {
       if (closed_) {
         return;
       }
-      was_empty = items_.empty() && !stop_;
+      was_empty = items_.empty();
       items_.push_back(std::move(item));
     }
     if (was_empty) {

@@ -5,11 +5,13 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <thread>
 
 #include "support/http_json.h"
@@ -241,6 +243,42 @@ TEST_F(HttpWire, ARequestTricklingInIsCutOffAtTheReadTimeout) {
   }
   EXPECT_TRUE(closed || c.closed_by_server());
   EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(3500));
+}
+
+// A replica of its own, stopped with SIGTERM while a client holds a
+// keep-alive connection: what it sends on that connection is still answered
+// (with Connection: close), new connections are refused at once, and the
+// process exits soon after.
+TEST(HttpWireStop, AStoppingReplicaAnswersOpenConnectionsAndRefusesNewOnes) {
+  PetsDeployment own(1);
+  auto& replica = own.replica(0);
+  RawConnection open_connection(replica.port());
+  const auto get = "GET /categories?limit=1 HTTP/1.1\r\nHost: t\r\nX-API-Key: " + own.api_key() + "\r\n\r\n";
+  open_connection.send(get);
+  ASSERT_EQ(open_connection.next().status, 200);
+
+  const auto signalled = std::chrono::steady_clock::now();
+  ASSERT_EQ(::kill(replica.pid(), SIGTERM), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(RawConnection(replica.port()).connected()) << "still accepting after the stop";
+
+  open_connection.send(get);  // a blocking route: answered by a worker, delivered by the loop
+  const auto r = open_connection.next();
+  EXPECT_EQ(r.status, 200);
+  EXPECT_NE(r.head.find("Connection: close"), std::string::npos);
+  EXPECT_TRUE(open_connection.closed_by_server());
+
+  // Watch for the exit without reaping the child (the deployment does that).
+  const auto exited = [&replica] {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(replica.pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == replica.pid();
+  };
+  while (!exited() && std::chrono::steady_clock::now() - signalled < std::chrono::seconds(10)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - signalled, std::chrono::milliseconds(4500))
+      << "the replica did not exit promptly after SIGTERM";
 }
 
 TEST_F(HttpWire, FarMoreConnectionsThanWorkerThreadsAreServedAtOnce) {
