@@ -3,95 +3,24 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include <spdlog/spdlog.h>
 
 #include "error/codes.h"
+#include "http/inbox.h"
 #include "http/response.h"
 #include "http/response_writer.h"
 #include "http/server.h"
 
 namespace petstore::http {
-
-// Responses finished on other threads, waiting for the loop to write them.
-// Shared with every callback in flight, so a late response after the loop
-// is gone lands here harmlessly instead of in freed memory.
-class Inbox {
- public:
-  struct Item {
-    std::uint64_t connection;
-    std::string bytes;
-    bool keep_alive;
-  };
-
-  Inbox() : wake_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
-    if (!wake_) {
-      throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
-    }
-  }
-
-  [[nodiscard]] int fd() const { return wake_.get(); }
-
-  void post(Item item) {
-    bool was_empty = false;
-    {
-      const std::lock_guard lock(mutex_);
-      if (closed_) {
-        return;
-      }
-      was_empty = items_.empty();
-      items_.push_back(std::move(item));
-    }
-    if (was_empty) {
-      signal();  // only the first of a batch pays for a wake-up
-    }
-  }
-
-  void request_stop() {
-    {
-      const std::lock_guard lock(mutex_);
-      stop_ = true;
-    }
-    signal();
-  }
-
-  // Everything posted so far, and whether stop was requested.
-  bool take(std::vector<Item>& into) {
-    std::uint64_t ignored = 0;
-    [[maybe_unused]] const auto n = ::read(wake_.get(), &ignored, sizeof(ignored));
-    const std::lock_guard lock(mutex_);
-    into.swap(items_);
-    return stop_;
-  }
-
-  void close() {
-    const std::lock_guard lock(mutex_);
-    closed_ = true;
-    items_.clear();
-  }
-
- private:
-  void signal() {
-    const std::uint64_t one = 1;
-    [[maybe_unused]] const auto n = ::write(wake_.get(), &one, sizeof(one));
-  }
-
-  UniqueFd wake_;
-  std::mutex mutex_;
-  std::vector<Item> items_;
-  bool stop_ = false;
-  bool closed_ = false;
-};
 
 struct EventLoop::Connection {
   UniqueFd fd;
