@@ -91,7 +91,7 @@ std::string Router::allowed_methods(const std::string& path) const {
 }
 
 const Route* Router::find(const std::string& method, const std::string& path) const {
-  const std::string& wanted = method == "HEAD" ? std::string("GET") : method;
+  const std::string_view wanted = method == "HEAD" ? std::string_view("GET") : std::string_view(method);
   for (const auto& r : routes_) {
     if (r.method == wanted && fits(r.segments, path)) {
       return &r;

@@ -88,14 +88,15 @@ void Multiplexer::submit_script(const Script& s, const Args& keys, const Args& a
   Args call{"EVALSHA", s.sha(), numkeys};
   call.insert(call.end(), keys.begin(), keys.end());
   call.insert(call.end(), args.begin(), args.end());
-  // On NOSCRIPT the same call goes again with the source. The retry's words
-  // are copied now: the caller's arguments are gone by the time it runs.
-  std::vector<std::string> retry(call.begin(), call.end());
-  retry[0] = "EVAL";
-  retry[1] = s.source();
-  submit(call, [this, retry = std::move(retry), done = std::move(done)](Outcome o) mutable {
+  // On NOSCRIPT the same call goes again as EVAL with the source. The words
+  // after the digest are copied now (the caller's are gone by then); the
+  // source is not: it is only needed on that rare path.
+  std::vector<std::string> rest(call.begin() + 2, call.end());
+  submit(call, [this, &s, rest = std::move(rest), done = std::move(done)](Outcome o) mutable {
     if (!o.failure && o.reply && is_noscript(*o.reply)) {
-      submit(Args(retry.begin(), retry.end()), std::move(done));
+      Args eval{"EVAL", s.source()};
+      eval.insert(eval.end(), rest.begin(), rest.end());
+      submit(eval, std::move(done));
       return;
     }
     done(std::move(o));

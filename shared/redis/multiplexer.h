@@ -60,7 +60,8 @@ class Multiplexer {
 
   // The same without waiting: `done` gets the outcome on the I/O thread.
   // This is what lets an event-driven HTTP front end serve a read with no
-  // thread blocked on Redis.
+  // thread blocked on Redis. The arguments are copied before these return;
+  // the Script must outlive the reply (scripts live as long as their owner).
   void submit(const Args& args, Callback done);
   void submit_script(const Script& s, const Args& keys, const Args& args, Callback done);
 
