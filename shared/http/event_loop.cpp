@@ -81,7 +81,8 @@ EventLoop::EventLoop(int listen_fd, const ServerOptions& options, const Router& 
       router_(router),
       workers_(workers),
       epoll_(::epoll_create1(EPOLL_CLOEXEC)),
-      inbox_(std::make_shared<Inbox>()) {
+      inbox_(std::make_shared<Inbox>()),
+      read_buffer_(kReadChunk) {
   if (!epoll_) {
     throw std::runtime_error(std::string("epoll_create1: ") + std::strerror(errno));
   }
@@ -175,7 +176,7 @@ void EventLoop::read_from(Connection& c) {
   // Buffer at most one largest request; the rest
   // waits in the kernel (TCP flow control) until this one is answered.
   const size_t cap = limits_.max_head_bytes + limits_.max_body_bytes + kReadChunk;
-  std::array<char, kReadChunk> chunk{};
+  auto& chunk = read_buffer_;  // one per loop: no per-read allocation or zeroing
   c.read_pending = false;
   for (;;) {
     if (!c.lingering && c.in.size() >= cap) {

@@ -65,6 +65,7 @@ class EventLoop {
   WorkerPool& workers_;
   UniqueFd epoll_;
   std::shared_ptr<Inbox> inbox_;
+  std::vector<char> read_buffer_;
   std::unordered_map<std::uint64_t, std::unique_ptr<Connection>> connections_;
   std::vector<std::uint64_t> dying_;  // killed this round; closed by reap()
   std::uint64_t next_id_ = 2;         // 0 and 1 name the listening socket and the inbox in epoll

@@ -37,7 +37,8 @@ struct Parsed {
 // anything malformed (400).
 Parsed parse_request(std::string_view data, const ParseLimits& limits, httplib::Request& into);
 
-// Percent-decoding; `plus_is_space` for query strings. Empty on a bad escape.
+// Percent-decoding into `out`; `plus_is_space` for query strings. False on a
+// bad escape.
 bool percent_decode(std::string_view in, bool plus_is_space, std::string& out);
 
 }  // namespace petstore::http
