@@ -142,7 +142,11 @@ void ServiceProcess::kill_hard() {
 void ServiceProcess::restart() {
   stop();
   spawn();
-  wait_healthy();
+  // Healthy means every consumer group has assigned this replica. After a
+  // replica of the same group was killed, that takes the dead member's
+  // session timeout (6 s) plus one rebalance per group, more under ASan and
+  // when another replica restarts at the same time: 20 s was once too short.
+  wait_healthy(std::chrono::seconds(45));
 }
 
 std::unique_ptr<httplib::Client> ServiceProcess::client() const {
