@@ -1,7 +1,5 @@
 #include "apikeys/admin_routes.h"
 
-#include <openssl/crypto.h>
-
 #include "apikeys/api_key.h"
 #include "error/api_error.h"
 #include "error/codes.h"
@@ -9,7 +7,6 @@
 #include "http/response.h"
 #include "json/reader.h"
 #include "json/writer.h"
-#include "text/digest.h"
 
 namespace petstore::apikeys {
 namespace {
@@ -18,29 +15,12 @@ namespace {
   throw ApiException(ApiError(status, code, std::move(message)));
 }
 
-// Compares digests, not the strings: equal lengths, and CRYPTO_memcmp takes
-// the same time wherever they differ, so timing tells nothing about the token.
-void check_token(const httplib::Request& req, const std::string& token_digest) {
-  const auto auth = req.get_header_value("Authorization");
-  constexpr std::string_view kBearer = "Bearer ";
-  if (auth.empty()) {
-    ApiError e(401, codes::kAdminTokenMissing, "send the admin token as Authorization: Bearer <token>");
-    e.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"petstore-admin\"");
-    throw ApiException(std::move(e));
+std::string key_id(const http::PathParams& path) {
+  const auto& id = path.text(0);
+  if (!is_key_id(id)) {
+    refuse(404, codes::kApiKeyNotFound, "no API key " + id.substr(0, 64));
   }
-  const auto presented =
-      text::sha256_hex(std::string_view(auth).starts_with(kBearer) ? auth.substr(kBearer.size()) : "");
-  if (CRYPTO_memcmp(presented.data(), token_digest.data(), token_digest.size()) != 0) {
-    refuse(403, codes::kAdminTokenInvalid, "the admin token is not valid");
-  }
-}
-
-std::string key_id(const httplib::Request& req) {
-  const auto& id = req.matches[1];
-  if (!is_key_id(id.str())) {
-    refuse(404, codes::kApiKeyNotFound, "no API key " + id.str());
-  }
-  return id.str();
+  return id;
 }
 
 // A plan and its limits from {"plan": ..., "limits": {...}}: the fixed plans
@@ -97,81 +77,86 @@ std::string record_json(const KeyRecord& k) {
 
 }  // namespace
 
-void add_admin_routes(http::Router& router, KeyStore& store, const std::string& admin_token) {
-  const auto token = std::make_shared<const std::string>(text::sha256_hex(admin_token));
+void add_admin_routes(http::Router& router, KeyStore& store, const AdminToken& admin_token) {
+  const auto* token = &admin_token;
 
-  router.add("POST", "/admin/keys", [&store, token](const httplib::Request& req, httplib::Response& res) {
-    check_token(req, *token);
-    http::require_json_body(req);
-    const auto doc = json::parse_object(req.body);
-    json::ObjectReader body(doc);
-    const auto [plan, limits] = read_plan(body);
-    const auto name = body.optional_string("name").value_or("");
-    body.reject_unknown();
-    const auto issued = store.issue(plan, limits, name);
-    json::Writer w;
-    w.begin_object().field("key", issued.key);
-    write_record(w, issued.record);
-    res.set_header("Location", "/admin/keys/" + issued.record.id);
-    res.set_header("Cache-Control", "no-store");
-    http::send_json(res, 201, w.end_object().finish());
-  });
-
-  router.add("GET", "/admin/keys", [&store, token](const httplib::Request& req, httplib::Response& res) {
-    check_token(req, *token);
-    const http::Query query(req, {});
-    json::Writer w;
-    w.begin_array();
-    for (const auto& k : store.list()) {
-      w.begin_object();
-      write_record(w, k);
-      w.end_object();
-    }
-    http::send_json(res, 200, w.end_array().finish());
-  });
-
-  router.add("GET", "/admin/keys/{keyId}",
-             [&store, token](const httplib::Request& req, httplib::Response& res) {
-               check_token(req, *token);
-               const auto id = key_id(req);
-               const auto k = store.find(id);
-               if (!k) {
-                 refuse(404, codes::kApiKeyNotFound, "no API key " + id);
-               }
-               http::send_json(res, 200, record_json(*k));
-             });
-
-  router.add("PATCH", "/admin/keys/{keyId}",
-             [&store, token](const httplib::Request& req, httplib::Response& res) {
-               check_token(req, *token);
-               const auto id = key_id(req);
+  router.add("POST", "/admin/keys",
+             [&store, token](const httplib::Request& req, httplib::Response& res, const http::PathParams&) {
+               token->require(req);
                http::require_json_body(req);
                const auto doc = json::parse_object(req.body);
                json::ObjectReader body(doc);
                const auto [plan, limits] = read_plan(body);
+               const auto name = body.optional_string("name").value_or("");
                body.reject_unknown();
-               KeyRecord k;
-               switch (store.replan(id, plan, limits, k)) {
-                 case KeyStore::Change::NotFound:
-                   refuse(404, codes::kApiKeyNotFound, "no API key " + id);
-                 case KeyStore::Change::Revoked:
-                   refuse(409, codes::kApiKeyRevoked, "API key " + id + " is revoked; issue a new one");
-                 case KeyStore::Change::Done:
-                   break;
-               }
-               http::send_json(res, 200, record_json(k));
+               const auto issued = store.issue(plan, limits, name);
+               json::Writer w;
+               w.begin_object().field("key", issued.key);
+               write_record(w, issued.record);
+               res.set_header("Location", "/admin/keys/" + issued.record.id);
+               res.set_header("Cache-Control", "no-store");
+               http::send_json(res, 201, w.end_object().finish());
              });
 
-  router.add("DELETE", "/admin/keys/{keyId}",
-             [&store, token](const httplib::Request& req, httplib::Response& res) {
-               check_token(req, *token);
-               const auto id = key_id(req);
-               KeyRecord k;
-               if (store.revoke(id, k) == KeyStore::Change::NotFound) {
-                 refuse(404, codes::kApiKeyNotFound, "no API key " + id);
+  router.add("GET", "/admin/keys",
+             [&store, token](const httplib::Request& req, httplib::Response& res, const http::PathParams&) {
+               token->require(req);
+               const http::Query query(req, {});
+               json::Writer w;
+               w.begin_array();
+               for (const auto& k : store.list()) {
+                 w.begin_object();
+                 write_record(w, k);
+                 w.end_object();
                }
-               res.status = 204;
+               http::send_json(res, 200, w.end_array().finish());
              });
+
+  router.add(
+      "GET", "/admin/keys/{keyId}",
+      [&store, token](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
+        token->require(req);
+        const auto id = key_id(path);
+        const auto k = store.find(id);
+        if (!k) {
+          refuse(404, codes::kApiKeyNotFound, "no API key " + id);
+        }
+        http::send_json(res, 200, record_json(*k));
+      });
+
+  router.add(
+      "PATCH", "/admin/keys/{keyId}",
+      [&store, token](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
+        token->require(req);
+        const auto id = key_id(path);
+        http::require_json_body(req);
+        const auto doc = json::parse_object(req.body);
+        json::ObjectReader body(doc);
+        const auto [plan, limits] = read_plan(body);
+        body.reject_unknown();
+        KeyRecord k;
+        switch (store.replan(id, plan, limits, k)) {
+          case KeyStore::Change::NotFound:
+            refuse(404, codes::kApiKeyNotFound, "no API key " + id);
+          case KeyStore::Change::Revoked:
+            refuse(409, codes::kApiKeyRevoked, "API key " + id + " is revoked; issue a new one");
+          case KeyStore::Change::Done:
+            break;
+        }
+        http::send_json(res, 200, record_json(k));
+      });
+
+  router.add(
+      "DELETE", "/admin/keys/{keyId}",
+      [&store, token](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
+        token->require(req);
+        const auto id = key_id(path);
+        KeyRecord k;
+        if (store.revoke(id, k) == KeyStore::Change::NotFound) {
+          refuse(404, codes::kApiKeyNotFound, "no API key " + id);
+        }
+        res.status = 204;
+      });
 }
 
 }  // namespace petstore::apikeys

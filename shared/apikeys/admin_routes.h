@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "apikeys/admin_token.h"
 #include "apikeys/key_store.h"
 #include "http/router.h"
 
@@ -11,6 +12,6 @@ namespace petstore::apikeys {
 // Bearer <token>): POST /admin/keys issues a key (shown once), GET lists or
 // shows keys, PATCH re-plans, DELETE revokes. The token is checked before
 // anything else, so a caller without it learns nothing about which keys exist.
-void add_admin_routes(http::Router& router, KeyStore& store, const std::string& admin_token);
+void add_admin_routes(http::Router& router, KeyStore& store, const AdminToken& admin_token);
 
 }  // namespace petstore::apikeys

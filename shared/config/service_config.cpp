@@ -15,6 +15,12 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.prefix = env.str("PETSTORE_PREFIX", "petstore");
   c.log_level = env.str("LOG_LEVEL", "info");
   c.http = http::ServerOptions::from_env(env, default_port);
+  try {
+    // Loopback by default: the entry point of a local run is nginx on this host.
+    c.trusted_proxies = http::TrustedProxies::parse(env.str("TRUSTED_PROXIES", "127.0.0.0/8,::1/128"));
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
   c.redis.host = env.str("REDIS_HOST", "127.0.0.1");
   c.redis.port = static_cast<int>(env.integer("REDIS_PORT", 6379, 1, 65535));
   c.redis.unix_socket = env.str("REDIS_SOCKET", "");
@@ -34,9 +40,13 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.catch_up_timeout = env.millis("CATCH_UP_TIMEOUT_MS", c.catch_up_timeout);
   auto& rl = c.rate_limit;
   rl.enabled = env.flag("RATE_LIMIT", rl.enabled);
-  // A documented local default; every real deployment sets its own.
-  rl.admin_token = env.str("PETSTORE_ADMIN_TOKEN", "petstore-local-admin-token");
-  if (rl.admin_token.size() < 16) {
+  // No default: a replica started without a token serves no admin API
+  // (scripts/up and the tests set one of their own).
+  rl.admin_token = env.find("PETSTORE_ADMIN_TOKEN");
+  if (rl.admin_token && rl.admin_token->empty()) {
+    rl.admin_token.reset();
+  }
+  if (rl.admin_token && rl.admin_token->size() < 16) {
     throw ConfigError("PETSTORE_ADMIN_TOKEN must be at least 16 characters");
   }
   rl.timeout = env.millis("RATE_LIMIT_TIMEOUT_MS", rl.timeout);

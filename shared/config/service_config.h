@@ -1,9 +1,11 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "config/env.h"
+#include "http/client_address.h"
 #include "http/server.h"
 #include "kafka/producer.h"
 #include "redis/connection.h"
@@ -13,7 +15,7 @@ namespace petstore::config {
 // API keys and the rate limiter (the README's table has the variables).
 struct RateLimitConfig {
   bool enabled = true;      // RATE_LIMIT
-  std::string admin_token;  // PETSTORE_ADMIN_TOKEN
+  std::optional<std::string> admin_token;  // PETSTORE_ADMIN_TOKEN; unset: the admin API is disabled
   std::chrono::milliseconds timeout{100};
   int ban_after = 10;     // denied requests ...
   int ban_window_s = 60;  // ... within this many seconds start a ban
@@ -29,6 +31,8 @@ struct ServiceConfig {
   std::string prefix;    // PETSTORE_PREFIX: Redis keys and consumer groups
   std::string log_level;
   http::ServerOptions http;
+  // TRUSTED_PROXIES: peers whose X-Forwarded-For names the client.
+  http::TrustedProxies trusted_proxies;
   redis::Endpoint redis;
   size_t redis_pool_idle = 64;
   // Pipelined connections for reads and for the rate limiter (each). One

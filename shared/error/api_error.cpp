@@ -1,6 +1,7 @@
 #include "error/api_error.h"
 
 #include "json/writer.h"
+#include "text/utf8.h"
 
 namespace petstore {
 
@@ -8,7 +9,9 @@ std::string ApiError::to_json() const {
   json::Writer out;
   out.begin_object();
   out.field("code", code);
-  out.field("message", message);
+  // Messages may quote what the client sent (a path, a field name): never
+  // let its bytes make the body invalid UTF-8, and so invalid JSON.
+  out.field("message", text::is_valid_utf8(message) ? message : text::to_valid_utf8(message));
   out.field("status", static_cast<std::int64_t>(status));
   out.end_object();
   return out.finish();

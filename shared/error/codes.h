@@ -36,6 +36,7 @@ inline constexpr const char* kApiKeyRevoked = "api_key_revoked";
 inline constexpr const char* kApiKeyNotFound = "api_key_not_found";
 inline constexpr const char* kAdminTokenMissing = "admin_token_missing";
 inline constexpr const char* kAdminTokenInvalid = "admin_token_invalid";
+inline constexpr const char* kAdminApiDisabled = "admin_api_disabled";
 inline constexpr const char* kRateLimited = "rate_limited";
 inline constexpr const char* kRateLimitBanned = "rate_limit_banned";
 inline constexpr const char* kRateLimiterUnavailable = "rate_limiter_unavailable";

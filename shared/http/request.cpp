@@ -1,5 +1,6 @@
 #include "http/request.h"
 
+#include <cctype>
 #include <charconv>
 
 #include "error/api_error.h"
@@ -43,23 +44,20 @@ std::string url_encode(std::string_view s) {
 
 }  // namespace
 
-std::int64_t path_id(const httplib::Request& req, size_t index, const char* name) {
-  const auto text = req.matches[index].str();
-  const auto v = parse_positive(text);
-  if (!v) {
-    throw ApiException(
-        ApiError(400, codes::kInvalidId,
-                 std::string(name) + " must be a positive 64-bit integer, got '" + text.substr(0, 40) + "'"));
-  }
-  return *v;
-}
-
 void require_json_body(const httplib::Request& req) {
   const auto type = req.get_header_value("Content-Type");
-  const auto base = std::string_view(type).substr(0, type.find(';'));
-  if (base != "application/json") {
+  auto base = std::string_view(type).substr(0, type.find(';'));
+  while (!base.empty() && (base.back() == ' ' || base.back() == '\t')) {
+    base.remove_suffix(1);
+  }
+  constexpr std::string_view kWanted = "application/json";
+  bool json = base.size() == kWanted.size();
+  for (size_t i = 0; json && i < base.size(); ++i) {
+    json = std::tolower(static_cast<unsigned char>(base[i])) == kWanted[i];
+  }
+  if (!json) {
     throw ApiException(ApiError(415, codes::kUnsupportedMediaType,
-                                "Content-Type must be application/json, got '" + type + "'"));
+                                "Content-Type must be application/json, got '" + type.substr(0, 100) + "'"));
   }
   if (req.body.empty()) {
     throw ApiException(ApiError(400, codes::kMalformedJson, "request body is required"));

@@ -11,11 +11,8 @@
 
 namespace petstore::http {
 
-// Parses path parameter `index` (1-based, template order) as a positive int64
-// id; anything else is 400 invalid_id.
-std::int64_t path_id(const httplib::Request& req, size_t index, const char* name);
-
-// Refuses a write whose body is not JSON (415) or is missing (400).
+// Refuses a write whose body is not JSON (415; the media type compared
+// without regard to case, RFC 9110 section 8.3.1) or is missing (400).
 void require_json_body(const httplib::Request& req);
 
 // Query parameters, refused (400 invalid_query) when unknown or repeated, so

@@ -1,32 +1,41 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
-#include <regex>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <httplib.h>
 
-#include "http/exchange.h"
-#include "http/worker_pool.h"
+#include "error/api_error.h"
 
 namespace petstore::http {
 
-// A handler that may block (Kafka acks, locks): run on a worker thread.
-using Handler = std::function<void(const httplib::Request&, httplib::Response&)>;
+// The values of a route's path parameters, in template order: for
+// /pets/{petId}/status and /pets/7/status, {"7"}.
+class PathParams {
+ public:
+  PathParams() = default;
+  explicit PathParams(std::vector<std::string> values) : values_(std::move(values)) {}
 
-// A handler that never blocks: it starts its work (a Redis read submitted to
-// a redis::Multiplexer) and calls `done` once the response is complete, from
-// whichever thread finished it. Run on the event loop, so the hot reads cost
-// no thread hand-off at all. It may throw before it hands work off; after,
-// failures go into the response (see complete()).
-using AsyncHandler = std::function<void(const ExchangePtr&, Done)>;
+  [[nodiscard]] const std::string& text(size_t index) const { return values_.at(index); }
+  // Parameter `index` as a positive int64 id; anything else is 400 invalid_id.
+  [[nodiscard]] std::int64_t id(size_t index, const char* name) const;
+  [[nodiscard]] size_t size() const { return values_.size(); }
 
-// Runs before routing on every request (known route or not) and calls
-// `next(true)` if it answered the request itself (for example a 429),
-// `next(false)` to let it through; exactly once, from any thread.
-using Next = std::function<void(bool answered)>;
-using BeforeHook = std::function<void(const ExchangePtr&, Next)>;
+ private:
+  std::vector<std::string> values_;
+};
+
+// A route's handler. It runs on one of the server's worker threads and may
+// block (Kafka acks, Redis, locks); whatever it throws becomes an Error body.
+using Handler = std::function<void(const httplib::Request&, httplib::Response&, const PathParams&)>;
+
+// Runs before routing on every request (known route or not); returns true if
+// it answered the request itself (for example a 429).
+using BeforeHook = std::function<bool(const httplib::Request&, httplib::Response&)>;
 
 // Runs after every response is produced (success or error), to add headers.
 using AfterHook = std::function<void(const httplib::Request&, httplib::Response&)>;
@@ -35,46 +44,48 @@ struct Route {
   std::string method;                 // GET, POST, PUT, PATCH, DELETE
   std::string path;                   // OpenAPI template, e.g. /pets/{petId}
   std::vector<std::string> segments;  // "/pets/{petId}" -> {"pets", "{petId}"}
-  std::regex pattern;                 // fills req.matches with the path parameters, in template order
   Handler handler;
-  AsyncHandler async_handler;
+};
+
+// What a method and path select: a route and its parameters, or the Error
+// that answers them (404 route_not_found, 405 method_not_allowed with Allow).
+struct Match {
+  const Route* route = nullptr;
+  PathParams params;
+  std::optional<ApiError> error;
 };
 
 // The service's route table. Paths are written as OpenAPI templates so the
-// table can be compared with schemas/openapi.yaml in a test. dispatch() turns
-// every failure into an Error body: exceptions from handlers, unknown paths
-// (404 route_not_found), known paths with the wrong method (405
-// method_not_allowed with Allow), a full worker queue (503 overloaded).
+// table can be compared with schemas/openapi.yaml in a test. Matching splits
+// the path into segments and compares them: no std::regex, whose matcher in
+// libstdc++ recurses once per character and overflowed the stack on a path of
+// 7,900 characters (issue 10). handle() turns every failure into an Error body.
 class Router {
  public:
   void add(std::string method, std::string path, Handler handler);
-  void add_async(std::string method, std::string path, AsyncHandler handler);
   void before(BeforeHook hook) { before_.push_back(std::move(hook)); }
   void after(AfterHook hook) { after_.push_back(std::move(hook)); }
 
-  // Answers one request: hooks, route, handler (on `workers` unless
-  // asynchronous), after-hooks, then `done`. HEAD is served by the GET route.
-  void dispatch(const ExchangePtr& ex, WorkerPool& workers, Done done) const;
+  // Pure: which route serves `method` on `path` (HEAD is served by GET).
+  [[nodiscard]] Match match(std::string_view method, std::string_view path) const;
+
+  // Answers one request whose body has been read: before-hooks, route,
+  // handler, after-hooks. Every exception becomes an Error response.
+  void handle(const httplib::Request& req, httplib::Response& res) const;
+  // The same with the match already made (the server matches before it reads a body).
+  void handle(const httplib::Request& req, httplib::Response& res, const Match& match) const;
 
   [[nodiscard]] const std::vector<Route>& routes() const { return routes_; }
   // Methods that serve `path`, comma-separated, or empty if none does.
-  [[nodiscard]] std::string allowed_methods(const std::string& path) const;
+  [[nodiscard]] std::string allowed_methods(std::string_view path) const;
 
  private:
-  void run_before(size_t index, const ExchangePtr& ex, WorkerPool& workers, const Done& finish) const;
-  void route(const ExchangePtr& ex, WorkerPool& workers, const Done& finish) const;
-  [[nodiscard]] const Route* find(const std::string& method, const std::string& path) const;
-
   std::vector<Route> routes_;
   std::vector<BeforeHook> before_;
   std::vector<AfterHook> after_;
 };
 
-// Finishes an asynchronous handler's work: runs `fill` (which writes the
-// response and may throw: the exception becomes the Error response), then `done`.
-void complete(const ExchangePtr& ex, const Done& done, const std::function<void(httplib::Response&)>& fill);
-
-// Converts "/pets/{petId}/status" to "^/pets/([^/]+)/status$".
-std::string template_to_regex(const std::string& path);
+// "/pets/{petId}/status" -> {"pets", "{petId}", "status"}.
+std::vector<std::string> split_template(std::string_view path);
 
 }  // namespace petstore::http

@@ -2,16 +2,73 @@
 
 #include <sys/socket.h>
 
-#include <thread>
+#include <stdexcept>
 
-#include "http/event_loop.h"
+#include <spdlog/spdlog.h>
+
+#include "error/codes.h"
+#include "http/response.h"
+#include "http/task_queue.h"
 
 namespace petstore::http {
 namespace {
 
-// Debian's cpp-httplib compiled in a backlog of 5; a burst of new connections
-// then overflowed the SYN queue and waited for a 1 s retransmit.
-constexpr int kListenBacklog = 4096;
+// cpp-httplib hands our handlers `const Request&`, but the object is a
+// non-const local of Server::process_request (cpp-httplib 0.11.4), so
+// changing it is defined behaviour. We change it for three reasons, each
+// said where it is done: the path its regex table sees, the body we read
+// ourselves, and the Connection header that makes it answer "close".
+httplib::Request& mutable_request(const httplib::Request& req) {
+  return const_cast<httplib::Request&>(req);  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+}
+
+// What the pre-routing step found, for the handler that runs next on the
+// same thread for the same request (process_request is synchronous).
+struct Pending {
+  bool active = false;
+  std::string path;
+  Match match;
+  Body body = Body::None;
+};
+thread_local Pending tl_pending;
+
+// cpp-httplib's write_response_core sends "Connection: close" when the
+// request asked for it; the client (or nginx) then ends the connection.
+void close_after(const httplib::Request& req) {
+  auto& r = mutable_request(req);
+  r.headers.erase("Connection");
+  r.set_header("Connection", "close");
+}
+
+// The connection can no longer be trusted to frame requests (a declared body
+// was not read): answer this one with close, and refuse whatever follows.
+void poison(const httplib::Request& req) {
+  if (auto* c = current_connection()) {
+    c->poisoned = true;
+  }
+  close_after(req);
+}
+
+bool routable_method(const std::string& m) {
+  return m == "GET" || m == "HEAD" || m == "POST" || m == "PUT" || m == "PATCH" || m == "DELETE" ||
+         m == "OPTIONS";
+}
+
+// The Error for a status cpp-httplib produced itself, before our code ran.
+ApiError library_error(int status) {
+  switch (status) {
+    case 413:
+      return {413, codes::kPayloadTooLarge, "the request body exceeds the size limit"};
+    case 414:
+      return {414, codes::kBadRequest, "the request line is too long"};
+    case 416:
+      return {416, codes::kBadRequest, "the Range header is malformed (this API serves no ranges)"};
+    case 500:
+      return {500, codes::kInternalError, "internal error"};
+    default:
+      return {status, codes::kBadRequest, "the request line or a header is malformed"};
+  }
+}
 
 }  // namespace
 
@@ -19,64 +76,200 @@ ServerOptions ServerOptions::from_env(const config::Env& env, int default_port) 
   ServerOptions o;
   o.host = env.str("HTTP_HOST", o.host);
   o.port = static_cast<int>(env.integer("HTTP_PORT", default_port, 1, 65535));
-  o.loops = static_cast<size_t>(env.integer("HTTP_LOOPS", 0, 0, 256));
-  o.threads = static_cast<size_t>(env.integer("HTTP_THREADS", static_cast<std::int64_t>(o.threads), 1, 4096));
+  o.threads = static_cast<size_t>(env.integer("HTTP_THREADS", static_cast<std::int64_t>(o.threads), 2, 4096));
   o.max_queued = static_cast<size_t>(
       env.integer("HTTP_MAX_QUEUED", static_cast<std::int64_t>(o.max_queued), 1, 1'000'000));
-  o.max_body_bytes =
-      static_cast<size_t>(env.integer("HTTP_MAX_BODY_BYTES", static_cast<std::int64_t>(o.max_body_bytes), 256,
-                                      std::int64_t{16} * 1024 * 1024));
+  o.limits.max_body_bytes = static_cast<size_t>(
+      env.integer("HTTP_MAX_BODY_BYTES", static_cast<std::int64_t>(o.limits.max_body_bytes), 256,
+                  std::int64_t{16} * 1024 * 1024));
+  o.keep_alive_max_requests = static_cast<size_t>(env.integer(
+      "HTTP_KEEPALIVE_MAX_REQUESTS", static_cast<std::int64_t>(o.keep_alive_max_requests), 1, 1'000'000));
   o.keep_alive_timeout_s =
       static_cast<int>(env.integer("HTTP_KEEPALIVE_TIMEOUT_S", o.keep_alive_timeout_s, 1, 3600));
   o.read_timeout_s = static_cast<int>(env.integer("HTTP_READ_TIMEOUT_S", o.read_timeout_s, 1, 3600));
-  if (o.loops == 0) {
-    o.loops = std::max(1U, std::thread::hardware_concurrency());
-  }
+  o.write_timeout_s = static_cast<int>(env.integer("HTTP_WRITE_TIMEOUT_S", o.write_timeout_s, 1, 3600));
+  o.listen_backlog = static_cast<int>(env.integer("HTTP_LISTEN_BACKLOG", o.listen_backlog, 16, 65535));
   return o;
 }
 
-Server::Server(ServerOptions options, const Router& router)
-    : options_(std::move(options)),
-      router_(router),
-      workers_(std::make_unique<WorkerPool>(options_.threads, options_.max_queued)) {}
+Server::Server(ServerOptions options, const Router& router) : options_(std::move(options)), router_(router) {
+  server_.new_task_queue = [this] {
+    auto* queue = new TaskQueue(options_.threads, options_.max_queued);
+    queue_ = queue;
+    return queue;
+  };
+  server_.set_tcp_nodelay(true);
+  server_.set_keep_alive_max_count(options_.keep_alive_max_requests);
+  server_.set_keep_alive_timeout(options_.keep_alive_timeout_s);
+  server_.set_read_timeout(options_.read_timeout_s, 0);
+  server_.set_write_timeout(options_.write_timeout_s, 0);
+  server_.set_payload_max_length(options_.limits.max_body_bytes);
+  server_.set_socket_options([this](socket_t fd) {
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    listen_fd_ = fd;
+  });
+
+  // A client that announces a body too large is told so before it sends it.
+  server_.set_expect_100_continue_handler([this](const httplib::Request& req, httplib::Response&) {
+    const auto length = req.get_header_value<std::uint64_t>("Content-Length");
+    if (length > options_.limits.max_body_bytes) {
+      poison(req);
+      return 413;
+    }
+    return 100;
+  });
+  server_.set_pre_routing_handler(
+      [this](const httplib::Request& req, httplib::Response& res) { return before_routing(req, res); });
+
+  // cpp-httplib matches its handlers with std::regex; each sees only "/".
+  const auto plain = [this](const httplib::Request& req, httplib::Response& res) {
+    serve_request(req, res, nullptr);
+  };
+  const auto with_body = [this](const httplib::Request& req, httplib::Response& res,
+                                const httplib::ContentReader& body) { serve_request(req, res, &body); };
+  server_.Get("/", plain);
+  server_.Options("/", plain);
+  server_.Post("/", with_body);
+  server_.Put("/", with_body);
+  server_.Patch("/", with_body);
+  server_.Delete("/", with_body);
+
+  server_.set_error_handler(
+      httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
+        if (!res.body.empty()) {
+          return httplib::Server::HandlerResponse::Unhandled;  // an Error of ours already
+        }
+        send_error(res, library_error(res.status));
+        poison(req);
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  server_.set_exception_handler(
+      [](const httplib::Request& req, httplib::Response& res, std::exception_ptr e) {
+        send_error(res, error_from(e));
+        poison(req);
+      });
+}
 
 Server::~Server() {
-  // The loops go first; then the workers finish what they hold, whose
-  // responses land in inboxes nobody reads any more.
-  loops_.clear();
-  workers_.reset();
+  stop();
 }
 
 void Server::bind() {
-  listen_ = listen_tcp(options_.host, options_.port, kListenBacklog);
-  const size_t count = std::max<size_t>(1, options_.loops);
-  for (size_t i = 0; i < count; ++i) {
-    loops_.push_back(std::make_unique<EventLoop>(listen_.get(), options_, router_, *workers_));
+  if (!server_.bind_to_port(options_.host, options_.port)) {
+    throw std::runtime_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port));
+  }
+  // Debian's cpp-httplib is compiled with a listen backlog of 5, and a burst
+  // of connections then waits for SYN retransmits (1 s and more). Linux takes
+  // a second listen() on a listening socket as a new backlog.
+  if (listen_fd_ >= 0 && ::listen(listen_fd_, options_.listen_backlog) != 0) {
+    spdlog::warn("could not raise the listen backlog to {}", options_.listen_backlog);
   }
 }
 
 void Server::serve() {
-  std::vector<std::thread> others;
-  for (size_t i = 1; i < loops_.size(); ++i) {
-    others.emplace_back([loop = loops_[i].get()] { loop->run(); });
-  }
-  if (!loops_.empty()) {
-    loops_.front()->run();
-  }
-  for (auto& t : others) {
-    t.join();
-  }
+  server_.listen_after_bind();
+  queue_ = nullptr;
 }
 
 void Server::stop() {
-  // Stop listening at once, so the entry point's next connect is refused and
-  // goes to another replica instead of waiting in a backlog nobody accepts
-  // from; the descriptor itself stays open until the loops are gone.
-  if (listen_) {
-    ::shutdown(listen_.get(), SHUT_RDWR);
+  stopping_ = true;
+  server_.stop();
+}
+
+httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& req, httplib::Response& res) {
+  using R = httplib::Server::HandlerResponse;
+  tl_pending.active = false;
+  const auto* conn = current_connection();
+  if (conn != nullptr && conn->poisoned) {
+    send_error(res, ApiError(400, codes::kBadRequest,
+                             "an earlier request on this connection was refused before its body was read; "
+                             "open a new connection"));
+    close_after(req);
+    return R::Handled;
   }
-  for (const auto& loop : loops_) {
-    loop->stop();
+  if (conn != nullptr && conn->overflow) {
+    send_error(res,
+               ApiError(503, codes::kOverloaded, "the service has too many connections in progress; retry")
+                   .retry_after(1));
+    poison(req);
+    return R::Handled;
+  }
+  // The API serves no partial content: without this, cpp-httplib would cut
+  // a JSON body to whatever Range the client asked for.
+  mutable_request(req).ranges.clear();
+
+  auto head = inspect_head(req, options_.limits);
+  if (head.refusal) {
+    send_error(res, *head.refusal);
+    poison(req);
+    return R::Handled;
+  }
+  auto match = router_.match(req.method, req.path);
+  if (!routable_method(req.method)) {
+    // CONNECT, TRACE: cpp-httplib has no handler table for them (and the
+    // inspection made sure they carry no body), so they are answered here.
+    router_.handle(req, res, match);
+    closing(req, res);
+    return R::Handled;
+  }
+  tl_pending.active = true;
+  tl_pending.path = req.path;
+  tl_pending.match = std::move(match);
+  tl_pending.body = head.body;
+  mutable_request(req).path = "/";  // the only path cpp-httplib's regex table sees
+  return R::Unhandled;
+}
+
+void Server::serve_request(const httplib::Request& req, httplib::Response& res,
+                           const httplib::ContentReader* body) {
+  if (!tl_pending.active) {
+    send_error(res, ApiError(500, codes::kInternalError, "internal error"));
+    poison(req);
+    return;
+  }
+  tl_pending.active = false;
+  auto& r = mutable_request(req);
+  r.path = std::move(tl_pending.path);
+
+  if (body != nullptr && tl_pending.body != Body::None) {
+    // Read here rather than by cpp-httplib, which bounds a Content-Length
+    // but not a chunked body: this bounds both, and what Content-Encoding
+    // inflates to.
+    std::string data;
+    bool too_large = false;
+    const auto limit = options_.limits.max_body_bytes;
+    const bool whole = (*body)([&](const char* bytes, size_t n) {
+      if (data.size() + n > limit) {
+        too_large = true;
+        return false;
+      }
+      data.append(bytes, n);
+      return true;
+    });
+    if (!whole) {
+      send_error(res, too_large
+                          ? ApiError(413, codes::kPayloadTooLarge,
+                                     "the request body exceeds " + std::to_string(limit) + " bytes")
+                          : ApiError(400, codes::kBadRequest,
+                                     "the request body is incomplete or its chunked framing is malformed"));
+      poison(req);
+      return;
+    }
+    r.body = std::move(data);
+  }
+  router_.handle(req, res, tl_pending.match);
+  closing(req, res);
+}
+
+// After a response: close the connection if the server is stopping (the
+// client reconnects to a replica that is not), or if connections are
+// waiting for a worker (this one's thread then serves the next of them,
+// instead of idling on a keep-alive connection while others queue).
+void Server::closing(const httplib::Request& req, httplib::Response&) const {
+  const auto* queue = queue_.load(std::memory_order_relaxed);
+  if (stopping_.load(std::memory_order_relaxed) || (queue != nullptr && queue->waiting() > 0)) {
+    close_after(req);
   }
 }
 

@@ -1,43 +1,50 @@
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
-#include <vector>
+
+#include <httplib.h>
 
 #include "config/env.h"
+#include "http/request_guard.h"
 #include "http/router.h"
-#include "http/socket.h"
-#include "http/worker_pool.h"
 
 namespace petstore::http {
 
-class EventLoop;
+class TaskQueue;
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8081;
-  // Event loops (threads that do all socket I/O); one per core by default.
-  size_t loops = 0;  // 0: std::thread::hardware_concurrency()
-  // Workers for handlers that block (writes), and how many such requests
-  // may wait for one before new ones get 503 overloaded.
+  // Workers: cpp-httplib serves each connection on one thread from its
+  // first request to its close, so this bounds open connections served at once.
   size_t threads = 128;
-  size_t max_queued = 1024;
-  size_t max_head_bytes = size_t{16} * 1024;
-  size_t max_body_bytes = size_t{16} * 1024;
-  size_t keep_alive_max_requests = 100'000;
-  int keep_alive_timeout_s = 5;  // an idle connection is closed after this
-  int read_timeout_s = 5;        // a request must arrive whole within this
-  int write_timeout_s = 5;       // a response must leave within this
+  // Accepted connections waiting for a worker; past it, 503 overloaded.
+  size_t max_queued = 256;
+  RequestLimits limits;
+  size_t keep_alive_max_requests = 1000;
+  int keep_alive_timeout_s = 5;  // an idle keep-alive connection is closed after this
+  int read_timeout_s = 5;        // each read of a request waits at most this
+  int write_timeout_s = 5;       // each write of a response waits at most this
+  int listen_backlog = 4096;
 
   static ServerOptions from_env(const config::Env& env, int default_port);
 };
 
-// The HTTP/1.1 server of every service: a few event loops (epoll) sharing
-// one listening socket, with a worker pool for handlers that block. Replaces
-// cpp-httplib's server, which gives each connection a thread and wakes two
-// threads per request; the handlers keep cpp-httplib's Request and Response
-// types, and the tests keep its client.
+// The HTTP/1.1 server of every service: cpp-httplib's httplib::Server,
+// configured (docs/http-server.md). Our code runs at three points of its
+// request cycle:
+// - before routing (its pre-routing handler): inspect_head() checks the
+//   request line and headers, and the router matches the path, without
+//   std::regex; a refusal closes the connection;
+// - as the one handler per method that cpp-httplib's std::regex table holds
+//   (for the path "/", which the pre-routing step substitutes, so its regex
+//   never sees the client's path): it reads the body within the limit and
+//   runs the Router;
+// - as its error handler: every status it produces itself (400 on an
+//   unparsable request line, 414) gets an Error body.
 class Server {
  public:
   Server(ServerOptions options, const Router& router);
@@ -45,20 +52,25 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds host:port (backlog 4096); throws if it cannot.
+  // Binds host:port; throws if it cannot.
   void bind();
-  // Serves on this thread and loops-1 more until stop(); returns once every
-  // loop has finished its responses in progress.
+  // Serves until stop(); returns once every connection has been answered.
   void serve();
-  // From any thread (a signal handler's thread, for example).
+  // From any thread: stop accepting (the listening socket closes at once),
+  // answer requests in progress with Connection: close, then return from serve().
   void stop();
 
  private:
+  httplib::Server::HandlerResponse before_routing(const httplib::Request& req, httplib::Response& res);
+  void serve_request(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader* body);
+  void closing(const httplib::Request& req, httplib::Response& res) const;
+
   ServerOptions options_;
   const Router& router_;
-  UniqueFd listen_;
-  std::unique_ptr<WorkerPool> workers_;
-  std::vector<std::unique_ptr<EventLoop>> loops_;
+  httplib::Server server_;
+  int listen_fd_ = -1;
+  std::atomic<TaskQueue*> queue_{nullptr};
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace petstore::http

@@ -2,11 +2,12 @@
 
 #include <stdexcept>
 
+#include "json/parse.h"
+
 namespace petstore::json {
 
 EventFields::EventFields(std::string_view data) {
-  doc_.Parse(data.data(), data.size());
-  if (doc_.HasParseError() || !doc_.IsObject()) {
+  if (parse(data, doc_) || !doc_.IsObject()) {
     throw std::invalid_argument("event data is not a JSON object");
   }
 }

@@ -2,10 +2,9 @@
 
 #include <cmath>
 
-#include <rapidjson/error/en.h>
-
 #include "error/api_error.h"
 #include "error/codes.h"
+#include "json/parse.h"
 
 namespace petstore::json {
 namespace {
@@ -18,14 +17,9 @@ namespace {
 
 rapidjson::Document parse_object(std::string_view body) {
   rapidjson::Document doc;
-  // Iterative parsing keeps deeply nested input from exhausting the stack;
-  // encoding validation refuses bytes that are not UTF-8.
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
-  doc.Parse<kFlags>(body.data(), body.size());
-  if (doc.HasParseError()) {
-    fail(codes::kMalformedJson, std::string("request body is not valid JSON: ") +
-                                    rapidjson::GetParseError_En(doc.GetParseError()) + " at byte " +
-                                    std::to_string(doc.GetErrorOffset()));
+  if (const auto failure = parse(body, doc)) {
+    fail(codes::kMalformedJson, "request body is not valid JSON: " + failure->message + " at byte " +
+                                    std::to_string(failure->offset));
   }
   if (!doc.IsObject()) {
     fail(codes::kMalformedJson, "request body must be a JSON object");

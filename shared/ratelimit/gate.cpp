@@ -43,23 +43,21 @@ ApiError unauthenticated(Verdict why, bool key_sent) {
 
 }  // namespace
 
-Gate::Gate(Limiter& limiter, BanCache& bans, Limits anonymous)
-    : limiter_(limiter), bans_(bans), anonymous_(anonymous) {}
+Gate::Gate(Limiter& limiter, BanCache& bans, Limits anonymous, Limits admin_failures,
+           const apikeys::AdminToken& admin_token, http::TrustedProxies trusted)
+    : limiter_(limiter),
+      bans_(bans),
+      anonymous_(anonymous),
+      admin_failures_(admin_failures),
+      admin_token_(admin_token),
+      trusted_(std::move(trusted)) {}
 
 bool Gate::exempt(const std::string& path) {
-  return path == "/healthz" || path.starts_with("/healthz/") || path.starts_with("/admin/") ||
-         path == "/admin";
+  return path == "/healthz" || path.starts_with("/healthz/");
 }
 
-std::string Gate::client_address(const httplib::Request& req) {
-  const auto forwarded = req.get_header_value("X-Forwarded-For");
-  if (forwarded.empty()) {
-    return req.remote_addr;
-  }
-  const auto comma = forwarded.rfind(',');
-  auto last = comma == std::string::npos ? forwarded : forwarded.substr(comma + 1);
-  const auto start = last.find_first_not_of(' ');
-  return start == std::string::npos ? req.remote_addr : last.substr(start);
+bool Gate::is_admin(const std::string& path) {
+  return path == "/admin" || path.starts_with("/admin/");
 }
 
 bool Gate::render(const Decision& d, httplib::Response& res) {
@@ -80,9 +78,9 @@ bool Gate::answer(const Subject& subject, const Decision& d, httplib::Response& 
   return render(d, res);
 }
 
-void Gate::failed(const std::exception_ptr& failure, httplib::Response& res) {
+std::optional<Decision> Gate::checked(const Subject& subject, const Limits& limits, httplib::Response& res) {
   try {
-    std::rethrow_exception(failure);
+    return limiter_.check(subject, limits);
   } catch (const redis::Unavailable& e) {
     // Fail closed: every route reads or writes Redis, so a request admitted
     // without the limiter could not be served either; answer at once instead.
@@ -93,58 +91,67 @@ void Gate::failed(const std::exception_ptr& failure, httplib::Response& res) {
   } catch (...) {
     http::send_error(res, http::error_from(std::current_exception()));
   }
+  return std::nullopt;
 }
 
-void Gate::refuse_unauthenticated(const http::ExchangePtr& ex, Verdict why, http::Next next) {
-  // The caller's address pays for the attempt, so guessing keys is limited
-  // (and banned) like any other traffic.
-  const auto unauthorized = [ex, why] {
-    http::send_error(ex->res, unauthenticated(why, ex->req.has_header("X-API-Key")));
-  };
-  Subject address{"addr:" + client_address(ex->req), ""};
+bool Gate::charge_address(const std::string& tag, const Limits& limits, const httplib::Request&,
+                          httplib::Response& res, const std::function<void(httplib::Response&)>& otherwise) {
+  const Subject address{tag, ""};
   if (const auto ban = bans_.find(address.tag)) {
-    if (!render(*ban, ex->res)) {
-      unauthorized();
-    }
-    next(true);
-    return;
+    render(*ban, res);
+    return true;
   }
-  limiter_.check_async(address, anonymous_,
-                       [this, ex, address, unauthorized, next = std::move(next)](const Limiter::Checked& c) {
-                         if (c.failure) {
-                           failed(c.failure, ex->res);
-                         } else if (!answer(address, c.decision, ex->res)) {
-                           unauthorized();
-                         }
-                         next(true);
-                       });
+  const auto d = checked(address, limits, res);
+  if (!d) {
+    return true;
+  }
+  if (answer(address, *d, res)) {
+    return true;
+  }
+  if (otherwise) {
+    otherwise(res);
+    return true;
+  }
+  return false;
 }
 
-void Gate::admit(const http::ExchangePtr& ex, http::Next next) {
-  if (exempt(ex->req.path)) {
-    next(false);
-    return;
+bool Gate::admit(const httplib::Request& req, httplib::Response& res) {
+  if (exempt(req.path)) {
+    return false;
   }
-  const auto identity = apikeys::identify(ex->req.get_header_value("X-API-Key"));
-  if (!identity) {
-    refuse_unauthenticated(ex, Verdict::Unknown, std::move(next));
-    return;
-  }
-  Subject key{identity->id, identity->digest};
-  if (const auto ban = bans_.find(key.tag)) {
-    next(render(*ban, ex->res));
-    return;
-  }
-  limiter_.check_async(key, anonymous_, [this, ex, key, next = std::move(next)](const Limiter::Checked& c) {
-    if (c.failure) {
-      failed(c.failure, ex->res);
-      next(true);
-    } else if (c.decision.verdict == Verdict::Unknown || c.decision.verdict == Verdict::Revoked) {
-      refuse_unauthenticated(ex, c.decision.verdict, next);
-    } else {
-      next(answer(key, c.decision, ex->res));
+  if (is_admin(req.path)) {
+    // Operators with the token are never limited; everyone else pays from
+    // a small budget per address, and the route then refuses them.
+    if (admin_token_.check(req) == apikeys::AdminToken::Check::Valid) {
+      return false;
     }
-  });
+    return charge_address("admin:" + http::client_address(req, trusted_), admin_failures_, req, res, nullptr);
+  }
+  const auto refuse = [&req](Verdict why) {
+    return [&req, why](httplib::Response& r) {
+      http::send_error(r, unauthenticated(why, req.has_header("X-API-Key")));
+    };
+  };
+  const auto identity = apikeys::identify(req.get_header_value("X-API-Key"));
+  if (!identity) {
+    // The caller's address pays for the attempt, so guessing keys is
+    // limited (and banned) like any other traffic.
+    return charge_address("addr:" + http::client_address(req, trusted_), anonymous_, req, res,
+                          refuse(Verdict::Unknown));
+  }
+  const Subject key{identity->id, identity->digest};
+  if (const auto ban = bans_.find(key.tag)) {
+    return render(*ban, res);
+  }
+  const auto d = checked(key, anonymous_, res);
+  if (!d) {
+    return true;
+  }
+  if (d->verdict == Verdict::Unknown || d->verdict == Verdict::Revoked) {
+    return charge_address("addr:" + http::client_address(req, trusted_), anonymous_, req, res,
+                          refuse(d->verdict));
+  }
+  return answer(key, *d, res);
 }
 
 }  // namespace petstore::ratelimit

@@ -4,7 +4,8 @@
 
 #include <httplib.h>
 
-#include "http/router.h"
+#include "apikeys/admin_token.h"
+#include "http/client_address.h"
 #include "ratelimit/ban_cache.h"
 #include "ratelimit/limiter.h"
 
@@ -15,36 +16,39 @@ namespace petstore::ratelimit {
 // trip; none while this replica knows the caller is banned), puts the budget
 // in the response headers, and answers 401, 429 or 503 itself when the
 // request may not go on. A request without a usable key counts against the
-// caller's address, with the Free plan's limits, before it gets its 401.
-// /healthz and /admin/ are not limited.
+// caller's address (http::client_address), with the Free plan's limits,
+// before it gets its 401. /healthz is not limited; the admin API is limited
+// only for callers that fail its token check, on a budget of their own, so
+// guessing the token is banned like any other abuse.
 class Gate {
  public:
-  Gate(Limiter& limiter, BanCache& bans, Limits anonymous);
+  Gate(Limiter& limiter, BanCache& bans, Limits anonymous, Limits admin_failures,
+       const apikeys::AdminToken& admin_token, http::TrustedProxies trusted);
 
-  // Before routing: calls `next(true)` when the gate answered the request
-  // itself, `next(false)` to let it through. Never waits: a ban known here
-  // answers at once, anything else continues on the limiter's Redis thread
-  // when the verdict comes back.
-  void admit(const http::ExchangePtr& ex, http::Next next);
+  // True when the gate answered the request itself.
+  bool admit(const httplib::Request& req, httplib::Response& res);
 
-  // The address a request counts against when it has no usable key: the
-  // last X-Forwarded-For entry (the one the entry point added), else the peer.
-  static std::string client_address(const httplib::Request& req);
   static bool exempt(const std::string& path);
+  static bool is_admin(const std::string& path);
 
  private:
+  // Charges `subject` (an address) and answers: 429 when over its budget,
+  // else `otherwise`'s Error if it has one. True when it answered.
+  bool charge_address(const std::string& tag, const Limits& limits, const httplib::Request& req,
+                      httplib::Response& res, const std::function<void(httplib::Response&)>& otherwise);
   // Sets the budget headers and, unless admitted, answers 429: true if it did.
   static bool render(const Decision& d, httplib::Response& res);
   // render() for a verdict from Redis, remembering a ban it announces.
   bool answer(const Subject& subject, const Decision& d, httplib::Response& res);
-  // The path of a request without a usable key: counted against its address.
-  void refuse_unauthenticated(const http::ExchangePtr& ex, Counters::Verdict why, http::Next next);
-  // A failed check: 503 when Redis is unavailable, else the error it was.
-  static void failed(const std::exception_ptr& failure, httplib::Response& res);
+  // The check, or the 503 (or other Error) when it failed: nullopt then.
+  std::optional<Decision> checked(const Subject& subject, const Limits& limits, httplib::Response& res);
 
   Limiter& limiter_;
   BanCache& bans_;
   Limits anonymous_;
+  Limits admin_failures_;
+  const apikeys::AdminToken& admin_token_;
+  http::TrustedProxies trusted_;
 };
 
 }  // namespace petstore::ratelimit

@@ -55,21 +55,4 @@ Decision Limiter::check(const Subject& subject, const Limits& limits) {
   return read_reply(redis_.script(script_, {key}, arguments(subject, limits, storage), deadline_));
 }
 
-void Limiter::check_async(const Subject& subject, const Limits& limits, std::function<void(Checked)> done) {
-  // The multiplexer's own connection timeouts (the same deadline) bound the
-  // wait; the arguments are copied before this returns.
-  std::array<std::string, 4> storage;
-  const auto key = key_of(subject);
-  redis_.submit_script(script_, {key}, arguments(subject, limits, storage),
-                       [done = std::move(done)](redis::Outcome o) {
-                         Checked checked;
-                         try {
-                           checked.decision = read_reply(o.take());
-                         } catch (...) {
-                           checked.failure = std::current_exception();
-                         }
-                         done(std::move(checked));
-                       });
-}
-
 }  // namespace petstore::ratelimit

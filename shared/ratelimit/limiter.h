@@ -43,13 +43,6 @@ class Limiter {
   // Throws redis::Unavailable when Redis does not answer in time.
   Decision check(const Subject& subject, const Limits& limits);
 
-  // The same without waiting: `done` runs on the Redis I/O thread with the
-  // decision, or with the failure (redis::Unavailable past the deadline).
-  struct Checked {
-    Decision decision;
-    std::exception_ptr failure;
-  };
-  void check_async(const Subject& subject, const Limits& limits, std::function<void(Checked)> done);
 
  private:
   // The script's key and arguments; `storage` holds the strings `args` views.

@@ -17,6 +17,11 @@ redis::Endpoint limiter_endpoint(const config::ServiceConfig& cfg) {
   return e;
 }
 
+// What a caller who fails the admin token check may spend per address:
+// enough for an operator's typos, far too little to guess a token, and the
+// usual bans for whoever keeps trying.
+constexpr ratelimit::Limits kAdminFailures{10, 100, 60, 86'400};
+
 }  // namespace
 
 Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
@@ -38,7 +43,9 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
                ratelimit::BanPolicy{cfg.rate_limit.ban_after, cfg.rate_limit.ban_window_s,
                                     cfg.rate_limit.ban_first_s, cfg.rate_limit.ban_max_s, 86'400},
                cfg.rate_limit.timeout),
-      gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free)),
+      admin_token_(cfg.rate_limit.admin_token),
+      gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free), kAdminFailures, admin_token_,
+            cfg.trusted_proxies),
       api_keys_(pool_, cfg.prefix) {}
 
 void Platform::start(const std::vector<std::string>& topics) {
@@ -75,9 +82,9 @@ void Platform::stop() {
 }
 
 void Platform::add_platform_routes(http::Router& router) {
-  apikeys::add_admin_routes(router, api_keys_, cfg_.rate_limit.admin_token);
+  apikeys::add_admin_routes(router, api_keys_, admin_token_);
   if (cfg_.rate_limit.enabled) {
-    router.before([this](const http::ExchangePtr& ex, http::Next next) { gate_.admit(ex, std::move(next)); });
+    router.before([this](const httplib::Request& req, httplib::Response& res) { return gate_.admit(req, res); });
   }
   http::add_health_route(
       router,

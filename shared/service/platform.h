@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "apikeys/admin_token.h"
 #include "apikeys/key_store.h"
 #include "config/service_config.h"
 #include "es/aggregate_lock.h"
@@ -79,6 +80,7 @@ class Platform {
   redis::Multiplexer limiter_redis_;
   ratelimit::Limiter limiter_;
   ratelimit::BanCache bans_;
+  apikeys::AdminToken admin_token_;
   ratelimit::Gate gate_;
   apikeys::KeyStore api_keys_;
   std::vector<std::unique_ptr<projection::Runner>> runners_;

@@ -37,6 +37,9 @@ int serve(const std::string& name, int default_port, const Factory& make) {
                  cfg.kafka_brokers, cfg.redis.host, cfg.redis.port);
     server.serve();
     stopper.join();
+    // Every connection has been answered; the service (consumers, then the
+    // producer, which flushes what it still holds) stops as it goes out of scope.
+    spdlog::info("{} stopped serving; flushing the event log producer", name);
     return 0;
   } catch (const std::exception& e) {
     spdlog::critical("{}: {}", name, e.what());

@@ -115,18 +115,17 @@ TEST_F(RateLimit, TheGateAnswersABannedKeyFromMemoryUntilTheBansEnd) {
   // A clock that moves a microsecond per look, as real time does between lookups.
   auto now = std::chrono::steady_clock::now();
   ratelimit::BanCache bans([&now] { return now += std::chrono::microseconds(1); });
-  ratelimit::Gate gate(limiter, bans, {60, 1000, 60, 86400});
+  const apikeys::AdminToken admin(std::string("an-admin-token-for-this-test"));
+  ratelimit::Gate gate(limiter, bans, {60, 1000, 60, 86400}, {2, 100, 60, 86400}, admin,
+                       http::TrustedProxies::parse("127.0.0.0/8"));
   httplib::Request req;
   req.path = "/pets";
   req.method = "GET";
   req.headers.emplace("X-API-Key", issued.key);
   const auto send = [&] {
-    auto ex = std::make_shared<http::Exchange>();
-    ex->req = req;
-    std::promise<void> answered;
-    gate.admit(ex, [&answered](bool) { answered.set_value(); });
-    answered.get_future().wait();
-    return ex->res;
+    httplib::Response res;
+    gate.admit(req, res);
+    return res;
   };
   EXPECT_EQ(send().status, -1);  // admitted: the route answers
   EXPECT_EQ(send().status, 429);
@@ -140,6 +139,48 @@ TEST_F(RateLimit, TheGateAnswersABannedKeyFromMemoryUntilTheBansEnd) {
   EXPECT_EQ(send().get_header_value("Retry-After"), "30");
   now += std::chrono::seconds(29);
   EXPECT_EQ(send().get_header_value("Retry-After"), "1");
+}
+
+}  // namespace
+}  // namespace petstore::testing
+
+namespace petstore::testing {
+namespace {
+
+// Whoever fails the admin token check pays from a small budget per address,
+// and is banned like any other abuser; the holder of the token never pays.
+TEST_F(RateLimit, FailedAdminAuthenticationIsLimitedAndBanned) {
+  ratelimit::Limiter limiter(redis_, prefix_, ratelimit::BanPolicy{2, 60, 60, 600, 600});
+  ratelimit::BanCache bans;
+  const apikeys::AdminToken admin(std::string("an-admin-token-for-this-test"));
+  ratelimit::Gate gate(limiter, bans, {60, 1000, 60, 86400}, {3, 100, 60, 86400}, admin,
+                       http::TrustedProxies::parse("127.0.0.0/8"));
+  httplib::Request req;
+  req.path = "/admin/keys";
+  req.method = "GET";
+  req.remote_addr = "192.0.2.7";
+  req.headers.emplace("Authorization", "Bearer guess");
+  const auto send = [&] {
+    httplib::Response res;
+    const bool answered = gate.admit(req, res);
+    return answered ? res.status : 0;
+  };
+  EXPECT_EQ(send(), 0);  // let through: the route answers 403
+  EXPECT_EQ(send(), 0);
+  EXPECT_EQ(send(), 0);
+  EXPECT_EQ(send(), 429);
+  EXPECT_EQ(send(), 429);  // the second denial within the window starts a ban
+  httplib::Response banned;
+  gate.admit(req, banned);
+  EXPECT_NE(banned.body.find("rate_limit_banned"), std::string::npos) << banned.body;
+  // Another address is unaffected, and the token's holder is never limited.
+  req.remote_addr = "192.0.2.8";
+  EXPECT_EQ(send(), 0);
+  req.remote_addr = "192.0.2.7";
+  req.headers = {{"Authorization", "Bearer an-admin-token-for-this-test"}};
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_EQ(send(), 0);
+  }
 }
 
 }  // namespace

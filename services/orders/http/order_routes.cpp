@@ -41,52 +41,55 @@ es::StoredResponse placement_response(const Order& order) {
 }  // namespace
 
 void add_order_routes(http::Router& router, const RouteDeps& d) {
-  router.add("POST", "/store/orders", [d](const httplib::Request& req, httplib::Response& res) {
-    const auto fields = parse_new_order(req);
-    http::idempotent_create(req, res, d.idempotency, d.keys.idempotency(""), d.ids,
-                            [&](std::int64_t id, bool resumed) {
-                              return placement_response(d.orders.place(id, fields, resumed));
-                            });
-  });
+  router.add("POST", "/store/orders",
+             [d](const httplib::Request& req, httplib::Response& res, const http::PathParams&) {
+               const auto fields = parse_new_order(req);
+               http::idempotent_create(req, res, d.idempotency, d.keys.idempotency(""), d.ids,
+                                       [&](std::int64_t id, bool resumed) {
+                                         return placement_response(d.orders.place(id, fields, resumed));
+                                       });
+             });
 
-  router.add("GET", "/store/orders", [d](const httplib::Request& req, httplib::Response& res) {
-    const http::Query q(req, {"petId", "status", "complete", "limit", "cursor"});
-    OrderFilter filter;
-    filter.pet_id = q.id("petId");
-    filter.complete = q.boolean("complete");
-    if (const auto s = q.text("status")) {
-      filter.status = parse_order_status(*s);
-      if (!filter.status) {
-        throw ApiException(
-            ApiError(400, petstore::codes::kInvalidQuery,
-                     "status must be one of placed, reserved, rejected, completed, cancelled"));
-      }
-    }
-    if (filter.status && filter.complete) {
-      throw ApiException(
-          ApiError(400, petstore::codes::kInvalidQuery, "use either status or complete, not both"));
-    }
-    const auto page = d.read.orders(filter, http::page_request(q));
-    if (page.next_cursor) {
-      res.set_header("Link", http::next_link(req, *page.next_cursor));
-    }
-    http::send_json(res, 200, to_json(page.items));
-  });
+  router.add("GET", "/store/orders",
+             [d](const httplib::Request& req, httplib::Response& res, const http::PathParams&) {
+               const http::Query q(req, {"petId", "status", "complete", "limit", "cursor"});
+               OrderFilter filter;
+               filter.pet_id = q.id("petId");
+               filter.complete = q.boolean("complete");
+               if (const auto s = q.text("status")) {
+                 filter.status = parse_order_status(*s);
+                 if (!filter.status) {
+                   throw ApiException(
+                       ApiError(400, petstore::codes::kInvalidQuery,
+                                "status must be one of placed, reserved, rejected, completed, cancelled"));
+                 }
+               }
+               if (filter.status && filter.complete) {
+                 throw ApiException(ApiError(400, petstore::codes::kInvalidQuery,
+                                             "use either status or complete, not both"));
+               }
+               const auto page = d.read.orders(filter, http::page_request(q));
+               if (page.next_cursor) {
+                 res.set_header("Link", http::next_link(req, *page.next_cursor));
+               }
+               http::send_json(res, 200, to_json(page.items));
+             });
 
-  router.add("GET", "/store/orders/{orderId}", [d](const httplib::Request& req, httplib::Response& res) {
-    send_order(res, d.read.require_order(http::path_id(req, 1, "orderId")));
-  });
+  router.add("GET", "/store/orders/{orderId}",
+             [d](const httplib::Request&, httplib::Response& res, const http::PathParams& path) {
+               send_order(res, d.read.require_order(path.id(0, "orderId")));
+             });
 
   router.add("POST", "/store/orders/{orderId}/complete",
-             [d](const httplib::Request& req, httplib::Response& res) {
-               const auto id = http::path_id(req, 1, "orderId");
+             [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
+               const auto id = path.id(0, "orderId");
                const auto ship_date = parse_completion(req);
                send_order(res, d.orders.complete(id, ship_date, if_match(req)));
              });
 
   router.add("POST", "/store/orders/{orderId}/cancel",
-             [d](const httplib::Request& req, httplib::Response& res) {
-               send_order(res, d.orders.cancel(http::path_id(req, 1, "orderId"), if_match(req)));
+             [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
+               send_order(res, d.orders.cancel(path.id(0, "orderId"), if_match(req)));
              });
 }
 

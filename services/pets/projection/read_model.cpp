@@ -97,15 +97,6 @@ Pet ReadModel::require_pet(std::int64_t id) {
   return found_or_404(id, pet(id));
 }
 
-void ReadModel::require_pet_async(std::int64_t id, std::function<void(const PetResult&)> done) {
-  reads_.submit(readmodel::hmget(keys_.pet(id), kPetFields), [id, done = std::move(done)](redis::Outcome o) {
-    done([&o, id] {
-      const auto reply = o.take();
-      return found_or_404(id, pet_from(id, redis::expect_ok(reply).element));
-    });
-  });
-}
-
 Category ReadModel::require_category(std::int64_t id) {
   auto found = category(id);
   if (!found) {

@@ -32,11 +32,6 @@ class ReadModel {
   // The same, but a missing resource is a DomainError (404 pet_not_found /
   // category_not_found), the one place that answer is made.
   Pet require_pet(std::int64_t id);
-  // require_pet() without waiting, for the event loop: `done` runs on the
-  // Redis I/O thread and gets a function that returns the pet or throws
-  // (404 pet_not_found, 503 store_unavailable). It must not block.
-  using PetResult = std::function<Pet()>;
-  void require_pet_async(std::int64_t id, std::function<void(const PetResult&)> done);
   Category require_category(std::int64_t id);
   Page<Pet> pets(const PetFilter& filter, const http::PageRequest& page);
   Page<Category> categories(const http::PageRequest& page);

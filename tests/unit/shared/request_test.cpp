@@ -68,14 +68,14 @@ TEST(IdempotencyKey, VisibleAsciiUpTo255) {
   EXPECT_EQ(status_of([] { idempotency_key(with_header("Idempotency-Key", "a b")); }), 400);
 }
 
-TEST(Router, TemplatesBecomeAnchoredPatterns) {
-  EXPECT_EQ(template_to_regex("/pets/{petId}/status"), "^/pets/([^/]+)/status$");
-  Router r;
-  r.add("GET", "/pets/{petId}", {});
-  r.add("DELETE", "/pets/{petId}", {});
-  r.add("GET", "/pets", {});
-  EXPECT_EQ(r.allowed_methods("/pets/12"), "GET, DELETE");
-  EXPECT_EQ(r.allowed_methods("/pets/12/x"), "");
+TEST(JsonBody, MediaTypeIsCaseInsensitive) {
+  auto req = with_header("Content-Type", "Application/JSON; charset=utf-8");
+  req.body = "{}";
+  EXPECT_NO_THROW(require_json_body(req));
+  req.headers = {{"Content-Type", "text/plain"}};
+  EXPECT_EQ(status_of([&] { require_json_body(req); }), 415);
+  req.headers = {{"Content-Type", "application/jsonx"}};
+  EXPECT_EQ(status_of([&] { require_json_body(req); }), 415);
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+#include "apikeys/admin_token.h"
+
+#include <openssl/crypto.h>
+
+#include "error/api_error.h"
+#include "error/codes.h"
+#include "text/digest.h"
+
+namespace petstore::apikeys {
+
+AdminToken::AdminToken(const std::optional<std::string>& token) {
+  if (token) {
+    digest_ = text::sha256_hex(*token);
+  }
+}
+
+AdminToken::Check AdminToken::check(const httplib::Request& req) const {
+  if (!digest_) {
+    return Check::Disabled;
+  }
+  const auto auth = req.get_header_value("Authorization");
+  if (auth.empty()) {
+    return Check::Missing;
+  }
+  constexpr std::string_view kBearer = "Bearer ";
+  // Digests, not the strings: equal lengths, and CRYPTO_memcmp takes the
+  // same time wherever they differ.
+  const auto presented =
+      text::sha256_hex(std::string_view(auth).starts_with(kBearer) ? auth.substr(kBearer.size()) : "");
+  return CRYPTO_memcmp(presented.data(), digest_->data(), digest_->size()) == 0 ? Check::Valid
+                                                                                : Check::Invalid;
+}
+
+void AdminToken::require(const httplib::Request& req) const {
+  switch (check(req)) {
+    case Check::Valid:
+      return;
+    case Check::Disabled:
+      throw ApiException(
+          ApiError(403, codes::kAdminApiDisabled,
+                   "the admin API is disabled: this replica was started without PETSTORE_ADMIN_TOKEN"));
+    case Check::Missing: {
+      ApiError e(401, codes::kAdminTokenMissing, "send the admin token as Authorization: Bearer <token>");
+      e.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"petstore-admin\"");
+      throw ApiException(std::move(e));
+    }
+    case Check::Invalid:
+      throw ApiException(ApiError(403, codes::kAdminTokenInvalid, "the admin token is not valid"));
+  }
+}
+
+}  // namespace petstore::apikeys

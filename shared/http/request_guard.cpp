@@ -1,0 +1,169 @@
+#include "http/request_guard.h"
+
+#include <charconv>
+#include <string_view>
+
+#include "error/codes.h"
+#include "text/utf8.h"
+
+namespace petstore::http {
+namespace {
+
+// Headers cpp-httplib adds to every request itself (process_request in
+// cpp-httplib 0.11.4); they are not the client's and do not count.
+constexpr std::string_view kAdded[] = {"REMOTE_ADDR", "REMOTE_PORT", "LOCAL_ADDR", "LOCAL_PORT"};
+
+ApiError refuse(int status, std::string message, const char* code = codes::kBadRequest) {
+  return {status, code, std::move(message)};
+}
+
+bool is_token_char(unsigned char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
+}
+
+bool has_control_bytes(std::string_view s, bool allow_tab) {
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && !(allow_tab && c == '\t')) || c == 0x7F) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Text the client controls that the service may echo or store: visible
+// bytes only, and UTF-8.
+bool clean_text(std::string_view s) {
+  return !has_control_bytes(s, false) && text::is_valid_utf8(s) && !text::has_control_characters(s);
+}
+
+bool method_takes_body(std::string_view m) {
+  return m == "POST" || m == "PUT" || m == "PATCH" || m == "DELETE";
+}
+
+std::optional<ApiError> check_headers(const httplib::Request& req, const RequestLimits& limits) {
+  // cpp-httplib adds four headers of its own to every request.
+  if (req.headers.size() > limits.max_headers + std::size(kAdded)) {
+    return refuse(431, "more than " + std::to_string(limits.max_headers) + " header fields");
+  }
+  size_t bytes = req.target.size() + req.method.size() + 12;
+  for (const auto& [name, value] : req.headers) {
+    bytes += name.size() + value.size() + 4;
+    if (name.empty()) {
+      return refuse(400, "a header has an empty name");
+    }
+    for (const char c : name) {
+      if (!is_token_char(static_cast<unsigned char>(c))) {
+        return refuse(400, "a header name holds a character that is not allowed");
+      }
+    }
+    // cpp-httplib percent-decodes header values, so %00 arrives as a NUL.
+    if (has_control_bytes(value, true)) {
+      return refuse(400, "the header " + name + " holds a control character");
+    }
+  }
+  if (bytes > limits.max_head_bytes) {
+    return refuse(431,
+                  "the request line and headers exceed " + std::to_string(limits.max_head_bytes) + " bytes");
+  }
+  const auto hosts = req.get_header_value_count("Host");
+  if (hosts > 1) {
+    return refuse(400, "more than one Host header");
+  }
+  if (hosts == 0 && req.version == "HTTP/1.1") {
+    return refuse(400, "an HTTP/1.1 request needs a Host header");
+  }
+  return std::nullopt;
+}
+
+std::optional<ApiError> check_target(const httplib::Request& req, const RequestLimits& limits) {
+  // The target as sent: ASCII without control bytes (RFC 9112, section 3.2).
+  for (const char ch : req.target) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c <= 0x20 || c >= 0x7F) {
+      return refuse(400, "the request target holds a byte that is not allowed (control, space or non-ASCII)");
+    }
+  }
+  if (req.path.size() > limits.max_path_bytes) {
+    return refuse(414, "the path exceeds " + std::to_string(limits.max_path_bytes) + " bytes");
+  }
+  if (req.path.empty() || req.path.front() != '/') {
+    return refuse(400, "the request target must be an absolute path");
+  }
+  // The decoded path: %00, %0A and the like, or bytes that are not UTF-8.
+  if (!clean_text(req.path)) {
+    return refuse(400, "the path decodes to control characters or bytes that are not UTF-8");
+  }
+  if (req.params.size() > limits.max_query_params) {
+    return refuse(400, "more than " + std::to_string(limits.max_query_params) + " query parameters",
+                  codes::kInvalidQuery);
+  }
+  for (const auto& [name, value] : req.params) {
+    if (!clean_text(name) || !clean_text(value)) {
+      return refuse(400, "a query parameter decodes to control characters or bytes that are not UTF-8",
+                    codes::kInvalidQuery);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<ApiError> check_framing(const httplib::Request& req, const RequestLimits& limits, Body& body) {
+  const auto te_count = req.get_header_value_count("Transfer-Encoding");
+  const auto cl_count = req.get_header_value_count("Content-Length");
+  if (te_count > 1 || cl_count > 1) {
+    return refuse(400, "Transfer-Encoding or Content-Length is given more than once");
+  }
+  if (te_count == 1 && cl_count == 1) {
+    // A request smuggling vector (RFC 9112, section 6.1): refused, never guessed.
+    return refuse(400, "a request must not have both Transfer-Encoding and Content-Length");
+  }
+  std::uint64_t length = 0;
+  if (te_count == 1) {
+    const auto te = req.get_header_value("Transfer-Encoding");
+    bool chunked = te.size() == 7;
+    for (size_t i = 0; chunked && i < te.size(); ++i) {
+      chunked = (te[i] | 0x20) == "chunked"[i];
+    }
+    if (!chunked) {
+      return refuse(501, "the only transfer coding accepted is chunked");
+    }
+    body = Body::Chunked;
+  } else if (cl_count == 1) {
+    const auto cl = req.get_header_value("Content-Length");
+    const auto* end = cl.data() + cl.size();
+    const auto [ptr, ec] = std::from_chars(cl.data(), end, length);
+    if (cl.empty() || ec != std::errc{} || ptr != end) {
+      return refuse(400, "Content-Length must be a decimal number of bytes");
+    }
+    if (length > limits.max_body_bytes) {
+      return refuse(413, "the request body exceeds " + std::to_string(limits.max_body_bytes) + " bytes",
+                    codes::kPayloadTooLarge);
+    }
+    body = length > 0 ? Body::Length : Body::None;
+  }
+  if (body != Body::None && !method_takes_body(req.method)) {
+    return refuse(400, req.method + " must not carry a body");
+  }
+  if (te_count == 0 && cl_count == 0 &&
+      (req.method == "POST" || req.method == "PUT" || req.method == "PATCH")) {
+    return refuse(400, req.method + " needs a Content-Length (0 when there is no body) or a chunked body");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+HeadVerdict inspect_head(const httplib::Request& req, const RequestLimits& limits) {
+  HeadVerdict v;
+  if (auto e = check_headers(req, limits)) {
+    v.refusal = std::move(e);
+  } else if (auto t = check_target(req, limits)) {
+    v.refusal = std::move(t);
+  } else if (auto f = check_framing(req, limits, v.body)) {
+    v.refusal = std::move(f);
+  }
+  return v;
+}
+
+}  // namespace petstore::http
