@@ -126,7 +126,7 @@ std::optional<ApiError> check_framing(const httplib::Request& req, const Request
       chunked = (te[i] | 0x20) == "chunked"[i];
     }
     if (!chunked) {
-      return refuse(501, "the only transfer coding accepted is chunked");
+      return refuse(400, "the only transfer coding accepted is chunked");
     }
     body = Body::Chunked;
   } else if (cl_count == 1) {

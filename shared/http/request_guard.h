@@ -32,7 +32,7 @@ struct HeadVerdict {
 // framing (Content-Length and Transfer-Encoding, alone and together, and on
 // which methods), Host, sizes and counts, and that the target, path, query
 // and header values hold no control bytes and decode to valid UTF-8. The
-// statuses: 400 bad_request (and invalid_query), 413, 414, 431 and 501.
+// statuses: 400 bad_request (and invalid_query), 413, 414 and 431.
 HeadVerdict inspect_head(const httplib::Request& req, const RequestLimits& limits);
 
 }  // namespace petstore::http

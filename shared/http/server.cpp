@@ -32,21 +32,47 @@ struct Pending {
 };
 thread_local Pending tl_pending;
 
-// cpp-httplib's write_response_core sends "Connection: close" when the
-// request asked for it; the client (or nginx) then ends the connection.
-void close_after(const httplib::Request& req) {
+// Makes cpp-httplib send "Connection: close": its write_response_core reads
+// the request's Connection header. The client (nginx, curl) then ends the
+// connection, which frees this worker.
+void announce_close(const httplib::Request& req) {
   auto& r = mutable_request(req);
   r.headers.erase("Connection");
   r.set_header("Connection", "close");
 }
 
-// The connection can no longer be trusted to frame requests (a declared body
-// was not read): answer this one with close, and refuse whatever follows.
-void poison(const httplib::Request& req) {
+// Refuses the request and ends the connection after the response, whatever
+// the client does: the request's declared body was not read, so nothing
+// after it on the connection can be framed. cpp-httplib 0.11 decides to keep
+// a connection before routing, and ends it early only when writing fails;
+// so the body goes out through a content provider that writes all of it and
+// then reports failure, and the connection closes. (During a stop its
+// connections end after the current response anyway, and its writer skips
+// providers then, so the body stays a plain one.) Whatever still arrives on
+// the connection is refused unread (Connection::poisoned).
+void refuse_and_close(const httplib::Request& req, httplib::Response& res, const ApiError& error,
+                      bool stopping) {
+  send_error(res, error);
+  announce_close(req);
   if (auto* c = current_connection()) {
     c->poisoned = true;
   }
-  close_after(req);
+  if (stopping || req.method == "HEAD" || res.body.empty()) {
+    return;
+  }
+  auto body = std::make_shared<std::string>(std::move(res.body));
+  res.body.clear();
+  const auto type = res.get_header_value("Content-Type");
+  res.headers.erase("Content-Type");
+  res.set_content_provider(body->size(), type, [body](size_t offset, size_t length, httplib::DataSink& sink) {
+    sink.write(body->data() + offset, length);
+    return false;
+  });
+}
+
+// Whether the response is already ours (an Error body, or one moved into a provider).
+bool has_content(const httplib::Response& res) {
+  return !res.body.empty() || res.content_length_ > 0;
 }
 
 bool routable_method(const std::string& m) {
@@ -111,10 +137,12 @@ Server::Server(ServerOptions options, const Router& router) : options_(std::move
   });
 
   // A client that announces a body too large is told so before it sends it.
-  server_.set_expect_100_continue_handler([this](const httplib::Request& req, httplib::Response&) {
+  server_.set_expect_100_continue_handler([this](const httplib::Request& req, httplib::Response& res) {
     const auto length = req.get_header_value<std::uint64_t>("Content-Length");
     if (length > options_.limits.max_body_bytes) {
-      poison(req);
+      // cpp-httplib writes `res` as it is for any status but 100 and 417:
+      // the status must be set here; the error handler adds the Error and closes.
+      res.status = 413;
       return 413;
     }
     return 100;
@@ -136,18 +164,16 @@ Server::Server(ServerOptions options, const Router& router) : options_(std::move
   server_.Delete("/", with_body);
 
   server_.set_error_handler(
-      httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
-        if (!res.body.empty()) {
+      httplib::Server::HandlerWithResponse([this](const httplib::Request& req, httplib::Response& res) {
+        if (has_content(res)) {
           return httplib::Server::HandlerResponse::Unhandled;  // an Error of ours already
         }
-        send_error(res, library_error(res.status));
-        poison(req);
+        refuse_and_close(req, res, library_error(res.status), stopping_);
         return httplib::Server::HandlerResponse::Handled;
       }));
   server_.set_exception_handler(
-      [](const httplib::Request& req, httplib::Response& res, std::exception_ptr e) {
-        send_error(res, error_from(e));
-        poison(req);
+      [this](const httplib::Request& req, httplib::Response& res, const std::exception_ptr& e) {
+        refuse_and_close(req, res, error_from(e), stopping_);
       });
 }
 
@@ -182,17 +208,19 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
   tl_pending.active = false;
   const auto* conn = current_connection();
   if (conn != nullptr && conn->poisoned) {
-    send_error(res, ApiError(400, codes::kBadRequest,
-                             "an earlier request on this connection was refused before its body was read; "
-                             "open a new connection"));
-    close_after(req);
+    refuse_and_close(req, res,
+                     ApiError(400, codes::kBadRequest,
+                              "an earlier request on this connection was refused before its body was read; "
+                              "open a new connection"),
+                     stopping_);
     return R::Handled;
   }
   if (conn != nullptr && conn->overflow) {
-    send_error(res,
-               ApiError(503, codes::kOverloaded, "the service has too many connections in progress; retry")
-                   .retry_after(1));
-    poison(req);
+    refuse_and_close(
+        req, res,
+        ApiError(503, codes::kOverloaded, "the service has too many connections in progress; retry")
+            .retry_after(1),
+        stopping_);
     return R::Handled;
   }
   // The API serves no partial content: without this, cpp-httplib would cut
@@ -201,8 +229,7 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
 
   auto head = inspect_head(req, options_.limits);
   if (head.refusal) {
-    send_error(res, *head.refusal);
-    poison(req);
+    refuse_and_close(req, res, *head.refusal, stopping_);
     return R::Handled;
   }
   auto match = router_.match(req.method, req.path);
@@ -224,8 +251,7 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
 void Server::serve_request(const httplib::Request& req, httplib::Response& res,
                            const httplib::ContentReader* body) {
   if (!tl_pending.active) {
-    send_error(res, ApiError(500, codes::kInternalError, "internal error"));
-    poison(req);
+    refuse_and_close(req, res, ApiError(500, codes::kInternalError, "internal error"), stopping_);
     return;
   }
   tl_pending.active = false;
@@ -248,12 +274,13 @@ void Server::serve_request(const httplib::Request& req, httplib::Response& res,
       return true;
     });
     if (!whole) {
-      send_error(res, too_large
-                          ? ApiError(413, codes::kPayloadTooLarge,
-                                     "the request body exceeds " + std::to_string(limit) + " bytes")
-                          : ApiError(400, codes::kBadRequest,
-                                     "the request body is incomplete or its chunked framing is malformed"));
-      poison(req);
+      refuse_and_close(req, res,
+                       too_large
+                           ? ApiError(413, codes::kPayloadTooLarge,
+                                      "the request body exceeds " + std::to_string(limit) + " bytes")
+                           : ApiError(400, codes::kBadRequest,
+                                      "the request body is incomplete or its chunked framing is malformed"),
+                       stopping_);
       return;
     }
     r.body = std::move(data);
@@ -269,7 +296,7 @@ void Server::serve_request(const httplib::Request& req, httplib::Response& res,
 void Server::closing(const httplib::Request& req, httplib::Response&) const {
   const auto* queue = queue_.load(std::memory_order_relaxed);
   if (stopping_.load(std::memory_order_relaxed) || (queue != nullptr && queue->waiting() > 0)) {
-    close_after(req);
+    announce_close(req);
   }
 }
 

@@ -18,7 +18,7 @@
 namespace petstore::testing {
 namespace {
 
-constexpr const char* kAdminToken = "Bearer petstore-local-admin-token";
+const std::string kBearer = std::string("Bearer ") + kAdminToken;
 
 // Paths of all three services, so one key's requests spread over every
 // service and, through nginx, over every replica.
@@ -26,7 +26,7 @@ constexpr std::array<const char*, 4> kPaths = {"/store/inventory", "/pets?limit=
                                                "/categories?limit=1"};
 
 httplib::Headers admin_headers() {
-  return {{"Authorization", kAdminToken}};
+  return {{"Authorization", kBearer}};
 }
 
 std::int64_t header_int(const httplib::Result& r, const char* name) {

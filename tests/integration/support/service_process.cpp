@@ -173,6 +173,7 @@ std::map<std::string, std::string> deployment_env(const std::string& prefix,
       {"PETSTORE_PREFIX", prefix},  {"KAFKA_BROKERS", s.kafka_brokers},
       {"REDIS_HOST", s.redis_host}, {"REDIS_PORT", std::to_string(s.redis_port)},
       {"HTTP_THREADS", "32"},       {"LOG_LEVEL", "info"},
+      {"PETSTORE_ADMIN_TOKEN", kAdminToken},
   };
   for (const auto& [k, v] : overrides) {
     env[k] = v;
@@ -181,7 +182,7 @@ std::map<std::string, std::string> deployment_env(const std::string& prefix,
 }
 
 std::string issue_api_key(httplib::Client& admin, const std::string& plan_json) {
-  const auto r = admin.Post("/admin/keys", {{"Authorization", "Bearer petstore-local-admin-token"}},
+  const auto r = admin.Post("/admin/keys", {{"Authorization", std::string("Bearer ") + kAdminToken}},
                             plan_json, "application/json");
   if (!r || r->status != 201) {
     throw std::runtime_error("cannot issue an API key: " + (r ? r->body : std::string("no answer")));

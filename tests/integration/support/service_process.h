@@ -51,8 +51,11 @@ class ServiceProcess {
 
 int free_port();
 
+// The admin token every test deployment's services are started with.
+inline constexpr const char* kAdminToken = "petstore-test-admin-token";
+
 // Issues an API key through the admin API at `admin` (with the services'
-// default admin token) for `plan_json`, e.g. {"plan":"pro"}; returns the key.
+// test admin token, kAdminToken) for `plan_json`, e.g. {"plan":"pro"}; returns the key.
 std::string issue_api_key(httplib::Client& admin, const std::string& plan_json);
 
 // An Enterprise key with limits no test reaches: for tests about something

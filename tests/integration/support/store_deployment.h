@@ -28,6 +28,8 @@ class StoreDeployment {
     return *replicas_.at(service).at(i);
   }
   [[nodiscard]] const std::string& prefix() const { return prefix_; }
+  [[nodiscard]] int entry_port() const { return entry_->port(); }
+  [[nodiscard]] ServiceProcess& entry() { return *entry_; }
   [[nodiscard]] std::string topic(const std::string& name) const { return prefix_ + "." + name; }
 
  private:
