@@ -1,7 +1,9 @@
-// The HTTP server itself, spoken to over raw sockets: pipelining, 100
-// Continue, chunked bodies, HEAD, HTTP/1.0, malformed requests (an Error
-// body, then the connection closes), idle connections closed on time, and
-// far more concurrent connections than worker threads.
+// The HTTP server itself (cpp-httplib's, as http::Server configures it),
+// spoken to over raw sockets: pipelining, 100 Continue, chunked bodies, HEAD,
+// HTTP/1.0, malformed requests (an Error body, then the connection closes),
+// idle connections and stalled bodies given up on time, more connections
+// than workers and queue (503 overloaded at once), and a graceful stop.
+// docs/reliability.md's table covers the hostile inputs.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -15,104 +17,21 @@
 #include <thread>
 
 #include "support/http_json.h"
+#include "support/raw_http.h"
 #include "support/service_process.h"
 
 namespace petstore::testing {
 namespace {
 
-struct RawResponse {
-  int status = 0;
-  std::string head;
-  std::string body;
-};
-
-// One client socket, blocking, with a receive timeout so a hang fails the test.
-class RawConnection {
- public:
-  explicit RawConnection(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-    timeval tv{5, 0};
-    setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-  }
-  ~RawConnection() { ::close(fd_); }
-  RawConnection(const RawConnection&) = delete;
-  RawConnection& operator=(const RawConnection&) = delete;
-
-  [[nodiscard]] bool connected() const { return connected_; }
-  [[nodiscard]] int fd() const { return fd_; }
-
-  void send(const std::string& bytes) const {
-    size_t sent = 0;
-    while (sent < bytes.size()) {
-      const auto n = ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-      ASSERT_GT(n, 0) << "send failed";
-      sent += static_cast<size_t>(n);
-    }
-  }
-
-  // The next response (head, then a Content-Length body unless `head_only`),
-  // or status 0 if the connection ended first.
-  RawResponse next(bool head_only = false) {
-    RawResponse r;
-    size_t end = 0;
-    while ((end = buffer_.find("\r\n\r\n")) == std::string::npos) {
-      if (!fill()) {
-        return r;
-      }
-    }
-    r.head = buffer_.substr(0, end + 4);
-    buffer_.erase(0, end + 4);
-    r.status = std::stoi(r.head.substr(9, 3));
-    const auto cl = r.head.find("Content-Length: ");
-    const size_t length = head_only || cl == std::string::npos ? 0 : std::stoul(r.head.substr(cl + 16));
-    while (buffer_.size() < length) {
-      if (!fill()) {
-        r.status = 0;
-        return r;
-      }
-    }
-    r.body = buffer_.substr(0, length);
-    buffer_.erase(0, length);
-    return r;
-  }
-
-  // True when the server closed the connection (nothing more to read).
-  bool closed_by_server() {
-    while (buffer_.empty()) {
-      if (!fill()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
- private:
-  bool fill() {
-    char chunk[4096];
-    const auto n = ::recv(fd_, chunk, sizeof(chunk), 0);
-    if (n <= 0) {
-      return false;
-    }
-    buffer_.append(chunk, static_cast<size_t>(n));
-    return true;
-  }
-
-  int fd_;
-  bool connected_ = false;
-  std::string buffer_;
-};
-
 class HttpWire : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    // Few workers and a short keep-alive: the loops, not threads, carry the
-    // connections; three Redis lanes, so replies come back on several threads.
+    // Few workers and a short queue, so overload is reached with a few
+    // dozen connections; short timeouts; three Redis lanes, so replies come
+    // back on several threads.
     deployment_ = std::make_unique<PetsDeployment>(
         1, std::map<std::string, std::string>{{"HTTP_THREADS", "4"},
+                                              {"HTTP_MAX_QUEUED", "4"},
                                               {"HTTP_KEEPALIVE_TIMEOUT_S", "1"},
                                               {"HTTP_READ_TIMEOUT_S", "1"},
                                               {"REDIS_LANES", "3"}});
@@ -135,23 +54,30 @@ class HttpWire : public ::testing::Test {
 
 std::unique_ptr<PetsDeployment> HttpWire::deployment_;
 
-TEST_F(HttpWire, PipelinedRequestsAreAnsweredInOrder) {
+// One connection, request after request (not pipelined: cpp-httplib 0.11
+// reads ahead into a buffer it drops after each request, so bytes of a
+// second request sent before the first answer are lost; nginx, in front of
+// every deployment, never pipelines to a replica: docs/http-server.md).
+TEST_F(HttpWire, KeptAliveConnectionsServeRequestAfterRequest) {
   const auto a = std::to_string(new_pet());
   const auto b = std::to_string(new_pet());
   RawConnection c(port());
   ASSERT_TRUE(c.connected());
-  c.send(get("/pets/" + a + "/profile") + get("/pets/" + b) + get("/nowhere") + get("/categories?limit=1"));
+  c.send(get("/pets/" + a + "/profile"));
   auto r = c.next();
   EXPECT_EQ(r.status, 200);
   EXPECT_NE(r.body.find("\"id\":" + a), std::string::npos);
+  c.send(get("/pets/" + b));
   r = c.next();
   EXPECT_EQ(r.status, 200);
   EXPECT_NE(r.body.find("\"id\":" + b), std::string::npos);
   EXPECT_NE(r.head.find("Deprecation: @"), std::string::npos);
+  c.send(get("/nowhere"));
   r = c.next();
   EXPECT_EQ(r.status, 404);
   EXPECT_NE(r.body.find("route_not_found"), std::string::npos);
-  EXPECT_EQ(c.next().status, 200);  // a blocking route after the loop's own
+  c.send(get("/categories?limit=1"));
+  EXPECT_EQ(c.next().status, 200);
 }
 
 TEST_F(HttpWire, ExpectContinueGetsAnInterimResponseBeforeTheBody) {
@@ -180,10 +106,10 @@ TEST_F(HttpWire, ChunkedBodiesAreAccepted) {
 TEST_F(HttpWire, HeadIsFramedLikeGetWithoutTheBody) {
   const auto id = std::to_string(new_pet());
   RawConnection c(port());
-  c.send("HEAD /pets/" + id + "/profile HTTP/1.1\r\nHost: t\r\n" + key_header() + "\r\n" +
-         get("/pets/" + id + "/profile"));
+  c.send("HEAD /pets/" + id + "/profile HTTP/1.1\r\nHost: t\r\n" + key_header() + "\r\n");
   const auto head = c.next(true);
   EXPECT_EQ(head.status, 200);
+  c.send(get("/pets/" + id + "/profile"));
   const auto get_response = c.next();
   EXPECT_EQ(get_response.status, 200);
   EXPECT_NE(head.head.find("Content-Length: " + std::to_string(get_response.body.size())), std::string::npos);
@@ -195,20 +121,22 @@ TEST_F(HttpWire, Http10ClosesAfterTheResponse) {
   c.send("GET /pets/" + id + "/profile HTTP/1.0\r\n" + key_header() + "\r\n");
   const auto r = c.next();
   EXPECT_EQ(r.status, 200);
-  EXPECT_NE(r.head.find("Connection: close"), std::string::npos);
-  EXPECT_TRUE(c.closed_by_server());
+  c.set_timeout(std::chrono::milliseconds(500));
+  EXPECT_TRUE(c.closed_by_server());  // HTTP/1.0 without keep-alive: closed at once
 }
 
 TEST_F(HttpWire, MalformedRequestsGetAnErrorBodyThenTheConnectionCloses) {
   const std::vector<std::pair<std::string, int>> cases = {
-      {"GET /pets HTTP/2.0\r\n\r\n", 505},
+      {"GET /pets HTTP/2.0\r\n\r\n", 400},
       {"GET /pets\r\n\r\n", 400},
-      {"POST /pets HTTP/1.1\r\nContent-Type: application/json\r\n\r\n", 400},
-      {"GET /pets HTTP/1.1\r\nX-Big: " + std::string(20'000, 'x') + "\r\n\r\n", 431},
-      {"POST /pets HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 30000\r\n\r\n" +
+      {"POST /pets HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\r\n", 400},
+      {"GET /pets HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(20'000, 'x') + "\r\n\r\n", 400},
+      {"POST /pets HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 30000\r\n\r\n" +
            std::string(30'000, 'x'),
        413},
-      {"POST /pets HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+      {"POST /pets HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: gzip\r\n\r\n", 400},
+      {"GET /pets HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nabcGET /pets HTTP/1.1\r\nHost: t\r\n\r\n",
+       400},
   };
   for (const auto& [wire, status] : cases) {
     RawConnection c(port());
@@ -216,7 +144,10 @@ TEST_F(HttpWire, MalformedRequestsGetAnErrorBodyThenTheConnectionCloses) {
     const auto r = c.next();
     EXPECT_EQ(r.status, status) << wire.substr(0, 40);
     EXPECT_NE(r.body.find("\"status\":" + std::to_string(status)), std::string::npos) << r.body;
-    EXPECT_NE(r.head.find("Connection: close"), std::string::npos);
+    EXPECT_EQ(r.header("Connection"), "close") << wire.substr(0, 40);
+    // Closed by the server at once, not by the keep-alive timeout: whatever
+    // followed (the smuggled GET of the last case) is never read.
+    c.set_timeout(std::chrono::milliseconds(500));
     EXPECT_TRUE(c.closed_by_server()) << wire.substr(0, 40);
   }
 }
@@ -230,18 +161,14 @@ TEST_F(HttpWire, AnIdleConnectionIsClosedAfterTheKeepAliveTimeout) {
   EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::seconds(4));
 }
 
-TEST_F(HttpWire, ARequestTricklingInIsCutOffAtTheReadTimeout) {
+TEST_F(HttpWire, ABodyThatStopsArrivingIsGivenUpAtTheReadTimeout) {
   RawConnection c(port());
-  c.send("GET /healthz HTTP/1.1\r\n");
   const auto before = std::chrono::steady_clock::now();
-  // A byte every 200 ms keeps the connection busy but never ends the head
-  // (HTTP_READ_TIMEOUT_S=1): the server must close it anyway.
-  bool closed = false;
-  for (int i = 0; i < 20 && !closed; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    closed = ::send(c.fd(), "X", 1, MSG_NOSIGNAL) != 1;
-  }
-  EXPECT_TRUE(closed || c.closed_by_server());
+  c.send("POST /categories HTTP/1.1\r\nHost: t\r\n" + key_header() +
+         "Content-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"name\"");
+  const auto r = c.next();  // HTTP_READ_TIMEOUT_S=1
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_TRUE(c.closed_by_server());
   EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(3500));
 }
 
@@ -281,23 +208,35 @@ TEST(HttpWireStop, AStoppingReplicaAnswersOpenConnectionsAndRefusesNewOnes) {
       << "the replica did not exit promptly after SIGTERM";
 }
 
-TEST_F(HttpWire, FarMoreConnectionsThanWorkerThreadsAreServedAtOnce) {
+// cpp-httplib serves a connection on one worker for as long as it is open.
+// With 4 workers and 4 places in the queue, 40 connections that each send a
+// request: the ones past the queue are answered 503 overloaded at once (with
+// Retry-After, and closed), the rest in turn as workers come free; none waits
+// unanswered.
+TEST_F(HttpWire, ConnectionsBeyondWorkersAndQueueAreToldOverloadedAtOnce) {
   const auto id = std::to_string(new_pet());
-  // 300 open connections against 4 workers: each sends its request before
-  // any reads, which a thread-per-connection server could not answer.
   std::vector<std::unique_ptr<RawConnection>> connections;
-  for (int i = 0; i < 300; ++i) {
-    connections.push_back(std::make_unique<RawConnection>(port()));
+  for (int i = 0; i < 40; ++i) {
+    connections.push_back(std::make_unique<RawConnection>(port(), std::chrono::seconds(10)));
     ASSERT_TRUE(connections.back()->connected());
-  }
-  for (size_t i = 0; i < connections.size(); ++i) {
-    connections[i]->send(get(i % 2 == 0 ? "/pets/" + id + "/profile" : "/pets/" + id));
+    connections.back()->send(get("/pets/" + id + "/profile"));
   }
   int ok = 0;
+  int overloaded = 0;
   for (auto& c : connections) {
-    ok += c->next().status == 200 ? 1 : 0;
+    const auto r = c->next();
+    if (r.status == 200) {
+      ++ok;
+    } else if (r.status == 503) {
+      ++overloaded;
+      EXPECT_NE(r.body.find("overloaded"), std::string::npos) << r.body;
+      EXPECT_EQ(r.header("Retry-After"), "1");
+    }
+    c.reset();  // the client closes: its worker is free for the next
   }
-  EXPECT_EQ(ok, 300);
+  EXPECT_EQ(ok + overloaded, 40);
+  EXPECT_GE(ok, 8);
+  EXPECT_GE(overloaded, 1);
 }
 
 }  // namespace

@@ -88,10 +88,7 @@ RawResponse RawConnection::next(bool head_only) {
     return r;
   }
   const int status = std::stoi(r.head.substr(9, 3));
-  if (status == 100) {
-    return next(head_only);  // an interim response: the final one follows
-  }
-  if (!head_only) {
+  if (!head_only && status != 100) {
     const auto length_text = r.header("Content-Length");
     if (!length_text.empty()) {
       const size_t length = std::stoul(length_text);

@@ -170,9 +170,12 @@ std::map<std::string, std::string> deployment_env(const std::string& prefix,
                                                   const std::map<std::string, std::string>& overrides) {
   const auto& s = Stack::get();
   std::map<std::string, std::string> env = {
-      {"PETSTORE_PREFIX", prefix},  {"KAFKA_BROKERS", s.kafka_brokers},
-      {"REDIS_HOST", s.redis_host}, {"REDIS_PORT", std::to_string(s.redis_port)},
-      {"HTTP_THREADS", "32"},       {"LOG_LEVEL", "info"},
+      {"PETSTORE_PREFIX", prefix},
+      {"KAFKA_BROKERS", s.kafka_brokers},
+      {"REDIS_HOST", s.redis_host},
+      {"REDIS_PORT", std::to_string(s.redis_port)},
+      {"HTTP_THREADS", "32"},
+      {"LOG_LEVEL", "info"},
       {"PETSTORE_ADMIN_TOKEN", kAdminToken},
   };
   for (const auto& [k, v] : overrides) {
