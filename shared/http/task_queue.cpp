@@ -34,9 +34,12 @@ void TaskQueue::run(const std::function<void()>& fn, bool overflow) {
 void TaskQueue::enqueue(std::function<void()> fn) {
   {
     std::lock_guard lock(main_.mutex);
-    if (main_.jobs.size() < max_queued_) {
+    // Idle workers count as room: in a burst, the accepting thread can
+    // queue connections faster than sleeping workers wake to take them.
+    if (main_.jobs.size() < max_queued_ + main_.idle) {
       main_.jobs.push_back(std::move(fn));
-      waiting_.store(main_.jobs.size(), std::memory_order_relaxed);
+      waiting_.store(main_.jobs.size() > main_.idle ? main_.jobs.size() - main_.idle : 0,
+                     std::memory_order_relaxed);
       main_.wake.notify_one();
       return;
     }
@@ -57,14 +60,16 @@ void TaskQueue::work(Lane& lane, bool overflow) {
     std::function<void()> fn;
     {
       std::unique_lock lock(lane.mutex);
+      ++lane.idle;
       lane.wake.wait(lock, [&] { return stopping_.load() || !lane.jobs.empty(); });
+      --lane.idle;
       if (lane.jobs.empty()) {
         return;  // stopping, and nothing left to serve
       }
       fn = std::move(lane.jobs.front());
       lane.jobs.pop_front();
       if (!overflow) {
-        waiting_.store(lane.jobs.size(), std::memory_order_relaxed);
+        waiting_.store(lane.jobs.size() > lane.idle ? lane.jobs.size() - lane.idle : 0, std::memory_order_relaxed);
       }
     }
     run(fn, overflow);

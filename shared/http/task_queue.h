@@ -47,7 +47,8 @@ class TaskQueue : public httplib::TaskQueue {
   void shutdown() override;
 
   // Connections waiting for a worker (a busy worker's hint to close its
-  // keep-alive connection after the current response and make room).
+  // keep-alive connection after the current response and make room); the
+  // bound on them is `max_queued` beyond the workers that are idle.
   [[nodiscard]] size_t waiting() const { return waiting_.load(std::memory_order_relaxed); }
 
  private:
@@ -55,6 +56,7 @@ class TaskQueue : public httplib::TaskQueue {
     std::mutex mutex;
     std::condition_variable wake;
     std::deque<std::function<void()>> jobs;
+    size_t idle = 0;  // workers waiting for a job
     std::vector<std::thread> threads;
   };
   void work(Lane& lane, bool overflow);

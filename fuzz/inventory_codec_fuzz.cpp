@@ -1,0 +1,19 @@
+// Any body for the inventory service's write: a stock update.
+#include <cstdint>
+
+#include "error/api_error.h"
+#include "error/domain_error.h"
+#include "http/json_codec.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
+  using namespace petstore;
+  httplib::Request req;
+  req.headers.emplace("Content-Type", "application/json");
+  req.body.assign(reinterpret_cast<const char*>(data), size);
+  try {
+    (void)inventory::parse_inventory_update(req);
+  } catch (const ApiException&) {
+  } catch (const DomainError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,26 @@
+// Any body for the pets service's writes: pets, status changes, categories.
+#include <cstdint>
+
+#include "error/api_error.h"
+#include "error/domain_error.h"
+#include "http/json_codec.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
+  using namespace petstore;
+  httplib::Request req;
+  req.headers.emplace("Content-Type", "application/json");
+  req.body.assign(reinterpret_cast<const char*>(data), size);
+  const auto guarded = [](auto&& f) {
+    try {
+      f();
+    } catch (const ApiException&) {
+    } catch (const DomainError&) {
+    }
+  };
+  guarded([&] { (void)pets::parse_pet(req, std::nullopt); });
+  guarded([&] { (void)pets::parse_pet(req, 7); });
+  guarded([&] { (void)pets::parse_status_change(req); });
+  guarded([&] { (void)pets::parse_category(req, std::nullopt); });
+  guarded([&] { (void)pets::parse_status_value(req.body, "status"); });
+  return 0;
+}
