@@ -31,13 +31,57 @@ wait_until() {
   done
 }
 
-# start_redis <port> [unix socket path]
+# launch <name> <command...>: runs the command in the background, its output
+# in $RUN_DIR/<name>.log. With SUPERVISE=1 (scripts/up) a supervisor runs it
+# and restarts it whenever it exits without being asked to, after a backoff
+# of 1 s that doubles up to 30 s (and starts again at 1 s once the process
+# has stayed up for a minute); each exit and restart is a line in
+# $RUN_DIR/supervisor.log. $RUN_DIR/<name>.pid names the supervisor (or the
+# process itself without one); stop_all stops both.
+launch() {
+  local name=$1; shift
+  if [[ ${SUPERVISE:-0} != 1 ]]; then
+    nohup "$@" >>"$RUN_DIR/$name.log" 2>&1 &
+    echo $! >"$RUN_DIR/$name.pid"
+    return
+  fi
+  (
+    set +e
+    trap '' HUP
+    child=0 stopping=0 backoff=1
+    trap 'stopping=1; ((child > 0)) && kill -TERM "$child" 2>/dev/null' TERM INT
+    while :; do
+      started=$SECONDS
+      "$@" >>"$RUN_DIR/$name.log" 2>&1 &
+      child=$!
+      echo "$child" >"$RUN_DIR/$name.child"
+      # wait returns early when the TERM trap runs: wait again until the process is gone.
+      wait "$child"; rc=$?
+      while kill -0 "$child" 2>/dev/null; do wait "$child"; rc=$?; done
+      ((stopping)) && exit 0
+      ((SECONDS - started >= 60)) && backoff=1
+      echo "$(date -u +%FT%TZ) $name (pid $child) exited with status $rc; restarting in ${backoff}s" \
+        >>"$RUN_DIR/supervisor.log"
+      sleep "$backoff" &
+      wait $!
+      ((stopping)) && exit 0
+      backoff=$((backoff * 2 > 30 ? 30 : backoff * 2))
+    done
+  ) </dev/null >/dev/null 2>&1 &
+  echo $! >"$RUN_DIR/$name.pid"
+}
+
+# start_redis <port> [unix socket path]: without a save schedule or an
+# append-only file (the tests' and benchmarks' Redis), under launch.
+# maxmemory with volatile-lru: under memory pressure Redis evicts only keys
+# with an expiry (rate-limit windows, idempotency records, locks), never the
+# API keys or read models, which have none.
 start_redis() {
   local port=$1 socket=${2:-}
   port_busy "$port" && die "port $port is in use; set REDIS_PORT to a free port"
-  redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-    ${socket:+--unixsocket "$socket" --unixsocketperm 700} \
-    --daemonize yes --pidfile "$RUN_DIR/redis.pid" --logfile "$RUN_DIR/redis.log" --dir "$RUN_DIR"
+  launch redis redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+    --maxmemory "${REDIS_MAXMEMORY:-1gb}" --maxmemory-policy volatile-lru \
+    ${socket:+--unixsocket "$socket" --unixsocketperm 700} --daemonize no --dir "$RUN_DIR"
   wait_until 10 "redis on port $port" redis-cli -p "$port" ping
 }
 
@@ -47,9 +91,7 @@ start_broker() {
   port_busy "$control_port" && die "port $control_port is in use; set MOCK_CONTROL_PORT to a free port"
   rm -f "$RUN_DIR/kafka.bootstrap"
   MOCK_TOPICS_FILE="$ROOT/schemas/topics.txt" MOCK_BOOTSTRAP_FILE="$RUN_DIR/kafka.bootstrap" \
-    MOCK_CONTROL_PORT=$control_port \
-    nohup "$build_dir/tools/kafka-mock-broker/kafka-mock-broker" >"$RUN_DIR/broker.log" 2>&1 &
-  echo $! >"$RUN_DIR/broker.pid"
+    MOCK_CONTROL_PORT=$control_port launch broker "$build_dir/tools/kafka-mock-broker/kafka-mock-broker"
   wait_until 20 "the Kafka broker" test -s "$RUN_DIR/kafka.bootstrap"
   KAFKA_BROKERS=$(cat "$RUN_DIR/kafka.bootstrap")
   export KAFKA_BROKERS
@@ -59,24 +101,28 @@ start_broker() {
 start_service() {
   local build_dir=$1 service=$2 replica=$3 port=$4
   port_busy "$port" && die "port $port is in use"
-  INSTANCE_ID="$service-$replica" HTTP_PORT=$port \
-    nohup "$build_dir/services/$service/$service" >"$RUN_DIR/$service-$replica.log" 2>&1 &
-  echo $! >"$RUN_DIR/$service-$replica.pid"
+  INSTANCE_ID="$service-$replica" HTTP_PORT=$port launch "$service-$replica" "$build_dir/services/$service/$service"
 }
 
 healthy() { curl -fsS -o /dev/null --max-time 1 "$1/healthz"; }
 
-# stop_all: stops every process with a pid file under $RUN_DIR, newest layer first.
+# stop_all: stops every process with a pid file under $RUN_DIR, newest layer
+# first; a supervisor stops its process and then itself.
 stop_all() {
-  local f pid
+  local f pid child
   for f in "$RUN_DIR"/nginx.pid "$RUN_DIR"/*-*.pid "$RUN_DIR"/broker.pid "$RUN_DIR"/redis.pid; do
     [[ -f $f ]] || continue
     pid=$(cat "$f")
+    child=""
+    [[ -f ${f%.pid}.child ]] && child=$(cat "${f%.pid}.child")
     if kill -0 "$pid" 2>/dev/null; then
       kill -TERM "$pid" 2>/dev/null || true
-      for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      for _ in $(seq 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       kill -KILL "$pid" 2>/dev/null || true
     fi
-    rm -f "$f"
+    if [[ -n $child ]] && kill -0 "$child" 2>/dev/null; then
+      kill -KILL "$child" 2>/dev/null || true
+    fi
+    rm -f "$f" "${f%.pid}.child"
   done
 }

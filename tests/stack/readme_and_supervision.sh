@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The deployed stack, as a newcomer gets it: scripts/up (with the tree the
+# suite built, on free ports of its own), then the README's "Try it" block,
+# taken from README.md and run as written; then every pets replica is killed
+# with SIGKILL and the test waits for the supervisor to bring them back, seen
+# through the entry point; then scripts/down stops it all. Run by ctest
+# (scripts/test), which passes the build tree as $1.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TREE=${1:?build tree}
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+fail() { echo "FAILED: $*" >&2; exit 1; }
+
+WORK=$(mktemp -d /tmp/petstore-stack.XXXXXX)
+export RUN_DIR=$WORK/.run BUILD_DIR=$TREE PETSTORE_SKIP_BUILD=1
+export PETSTORE_PORT=$(free_port) REDIS_PORT=$(free_port) MOCK_CONTROL_PORT=$(free_port)
+export PETS_BASE_PORT=$(free_port) ORDERS_BASE_PORT=$(free_port) INVENTORY_BASE_PORT=$(free_port)
+# Replica i listens on base + i: make sure base + 1 is free too.
+for v in PETS_BASE_PORT ORDERS_BASE_PORT INVENTORY_BASE_PORT; do
+  while (exec 3<>"/dev/tcp/127.0.0.1/$((${!v} + 1))") 2>/dev/null; do printf -v "$v" '%s' "$(free_port)"; done
+done
+cleanup() { "$ROOT/scripts/down" >/dev/null 2>&1 || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+echo "== scripts/up"
+"$ROOT/scripts/up" >"$WORK/up.log" 2>&1 || { cat "$WORK/up.log"; fail "scripts/up"; }
+base=http://127.0.0.1:$PETSTORE_PORT
+
+echo "== the README's story"
+awk '/^### Try it/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && /^```$/ { exit } grab { print }' \
+  "$ROOT/README.md" >"$WORK/story.sh"
+[[ -s $WORK/story.sh ]] || fail "no Try it block in README.md"
+sed -i "s|base=http://127.0.0.1:8080|base=$base|" "$WORK/story.sh"
+(cd "$WORK" && bash -euo pipefail story.sh) >"$WORK/story.out" 2>&1 || { cat "$WORK/story.out"; fail "the story stopped"; }
+cat "$WORK/story.out"
+grep -q '"status":"reserved"' "$WORK/story.out" || fail "the order was not reserved"
+grep -q '"status":"completed"' "$WORK/story.out" || fail "the order was not completed"
+grep -q '"quantity":1' "$WORK/story.out" || fail "the stock is not 1 after selling 2 of 3"
+! grep -q '"code":' "$WORK/story.out" || fail "an Error in the story"
+[[ $(tail -1 "$WORK/story.out") == 204 ]] || fail "the delete did not answer 204"
+
+echo "== SIGKILL every pets replica; the supervisor restarts them"
+key=$(cat "$RUN_DIR/api-key")
+for f in "$RUN_DIR"/pets-*.child; do kill -KILL "$(cat "$f")"; done
+sleep 0.5
+deadline=$((SECONDS + 60))
+until [[ $(curl -s -o /dev/null -w '%{http_code}' -H "X-API-Key: $key" "$base/pets?limit=1") == 200 ]]; do
+  ((SECONDS < deadline)) || fail "the pets service did not come back within 60 s"
+  sleep 0.5
+done
+grep -c "pets-.* exited with status" "$RUN_DIR/supervisor.log" | grep -q '^2$' || { cat "$RUN_DIR/supervisor.log"; fail "supervisor.log"; }
+cat "$RUN_DIR/supervisor.log"
+
+echo "== scripts/down"
+pids=$(cat "$RUN_DIR"/*.pid "$RUN_DIR"/*.child 2>/dev/null)
+"$ROOT/scripts/down" >/dev/null
+for pid in $pids; do
+  ! kill -0 "$pid" 2>/dev/null || fail "process $pid still running after scripts/down"
+done
+! (exec 3<>"/dev/tcp/127.0.0.1/$PETSTORE_PORT") 2>/dev/null || fail "the entry point still answers"
+echo "1 passed, 0 failed"
