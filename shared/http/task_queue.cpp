@@ -23,6 +23,11 @@ TaskQueue::~TaskQueue() {
   shutdown();
 }
 
+size_t TaskQueue::idle() const {
+  std::lock_guard lock(main_.mutex);
+  return main_.idle;
+}
+
 void TaskQueue::run(const std::function<void()>& fn, bool overflow) {
   Connection connection;
   connection.overflow = overflow;
@@ -69,7 +74,8 @@ void TaskQueue::work(Lane& lane, bool overflow) {
       fn = std::move(lane.jobs.front());
       lane.jobs.pop_front();
       if (!overflow) {
-        waiting_.store(lane.jobs.size() > lane.idle ? lane.jobs.size() - lane.idle : 0, std::memory_order_relaxed);
+        waiting_.store(lane.jobs.size() > lane.idle ? lane.jobs.size() - lane.idle : 0,
+                       std::memory_order_relaxed);
       }
     }
     run(fn, overflow);

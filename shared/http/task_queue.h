@@ -50,10 +50,12 @@ class TaskQueue : public httplib::TaskQueue {
   // keep-alive connection after the current response and make room); the
   // bound on them is `max_queued` beyond the workers that are idle.
   [[nodiscard]] size_t waiting() const { return waiting_.load(std::memory_order_relaxed); }
+  // Workers waiting for a connection.
+  [[nodiscard]] size_t idle() const;
 
  private:
   struct Lane {
-    std::mutex mutex;
+    mutable std::mutex mutex;
     std::condition_variable wake;
     std::deque<std::function<void()>> jobs;
     size_t idle = 0;  // workers waiting for a job

@@ -308,5 +308,43 @@ TEST_F(ApiKeysTest, TheAdminApiNeedsTheTokenAndLeaksNothingWithoutIt) {
   EXPECT_EQ(error_code(r), "api_key_not_found");
 }
 
+// X-Forwarded-For names the client only when a trusted proxy sent it. A
+// replica that trusts nobody on loopback charges every keyless request from
+// here to one address, however the header changes; the deployment's
+// replicas trust the entry point (loopback, the default), so there each
+// forwarded address has its own budget.
+TEST_F(ApiKeysTest, ForwardedForIsBelievedOnlyFromTrustedProxies) {
+  PetsDeployment untrusting(1, {{"TRUSTED_PROXIES", "192.0.2.1/32"}});
+  // Plain clients: no API key, so each request counts against an address.
+  auto direct = std::make_unique<httplib::Client>("127.0.0.1", untrusting.replica(0).port());
+  int limited = 0;
+  for (int i = 0; i < 61; ++i) {
+    const auto r = direct->Get("/pets", {{"X-Forwarded-For", "198.51.100." + std::to_string(i)}});
+    ASSERT_TRUE(r);
+    limited += r->status == 429 ? 1 : 0;
+  }
+  EXPECT_GE(limited, 1) << "a spoofed X-Forwarded-For bought a fresh budget";
+
+  auto trusting = std::make_unique<httplib::Client>("127.0.0.1", store_->replica("pets", 0).port());
+  for (int i = 0; i < 61; ++i) {
+    const auto r = trusting->Get("/pets", {{"X-Forwarded-For", "203.0.113." + std::to_string(i)}});
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 401) << "request " << i;
+    EXPECT_EQ(r->get_header_value("X-RateLimit-Remaining"), "59") << "each address has its own budget";
+  }
+}
+
+// Without PETSTORE_ADMIN_TOKEN a replica serves everything but the admin API.
+TEST(AdminApi, WithoutATokenTheAdminApiIsDisabled) {
+  auto env = deployment_env(unique_name("noadmin"), {});
+  env.erase("PETSTORE_ADMIN_TOKEN");
+  ServiceProcess pets(PETS_BINARY, env);
+  pets.wait_healthy();
+  const auto r = pets.client()->Get("/admin/keys", {{"Authorization", std::string("Bearer ") + kAdminToken}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 403);
+  EXPECT_EQ(error_code(r), "admin_api_disabled");
+}
+
 }  // namespace
 }  // namespace petstore::testing

@@ -520,7 +520,8 @@ TEST_F(HostileInput, EveryCaseGetsAnErrorAndNoReplicaFalls) {
   // (Under AddressSanitizer freed memory waits in its quarantine, so RSS
   // says nothing there.) A server that buffered what a non-reading client's
   // 20,000 requests produce would hold several MB more per connection.
-  EXPECT_LT(rss_after - rss_before, 64 * 1024) << "RSS grew from " << rss_before << " to " << rss_after << " KiB";
+  EXPECT_LT(rss_after - rss_before, 64 * 1024)
+      << "RSS grew from " << rss_before << " to " << rss_after << " KiB";
 #endif
   for (const auto& service : {"orders", "inventory"}) {
     EXPECT_EQ(store_->replica(service, 0).client()->Get("/healthz")->status, 200) << service;

@@ -27,5 +27,29 @@ TEST(Utf8, Blank) {
   EXPECT_FALSE(is_blank(" x "));
 }
 
+TEST(Utf8, WellFormedness) {
+  EXPECT_TRUE(is_valid_utf8(""));
+  EXPECT_TRUE(is_valid_utf8("Rex \xC3\xBC \xF0\x9F\x90\x95"));
+  EXPECT_TRUE(is_valid_utf8("\xEF\xBF\xBD"));       // U+FFFD
+  EXPECT_FALSE(is_valid_utf8("\xFF"));              // never a UTF-8 byte
+  EXPECT_FALSE(is_valid_utf8("\xC3"));              // cut short
+  EXPECT_FALSE(is_valid_utf8("\xC0\xAF"));          // overlong '/'
+  EXPECT_FALSE(is_valid_utf8("\xE0\x80\xAF"));      // overlong '/'
+  EXPECT_FALSE(is_valid_utf8("\xED\xB0\x80"));      // U+DC00, a lone surrogate
+  EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));      // U+D800
+  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // above U+10FFFF
+  EXPECT_TRUE(is_valid_utf8("\xF4\x8F\xBF\xBF"));   // U+10FFFF
+}
+
+TEST(Utf8, InvalidBytesBecomeReplacementCharacters) {
+  EXPECT_EQ(to_valid_utf8("a\xFF"
+                          "b"),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(to_valid_utf8("/nope\xED\xB0\x80"), "/nope\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(to_valid_utf8("ok \xC3\xBC"), "ok \xC3\xBC");
+  EXPECT_TRUE(is_valid_utf8(to_valid_utf8("\xC3(\xA0\xA1\xE2\x28\xA1")));
+}
+
 }  // namespace
 }  // namespace petstore::text

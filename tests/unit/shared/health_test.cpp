@@ -1,0 +1,49 @@
+#include "http/health.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+namespace petstore::http {
+namespace {
+
+// A flood of health checks costs the dependencies one check per period.
+TEST(Health, ChecksRunAtMostOncePerPeriodWhateverTheTraffic) {
+  std::atomic<int> pings{0};
+  std::atomic<bool> up{true};
+  Router router;
+  add_health_route(router,
+                   {{"redis",
+                     [&] {
+                       ++pings;
+                       return up.load();
+                     }}},
+                   std::chrono::milliseconds(200));
+  const auto ask = [&router] {
+    httplib::Request req;
+    req.method = "GET";
+    req.path = "/healthz";
+    httplib::Response res;
+    router.handle(req, res);
+    return res.status;
+  };
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t) {
+    callers.emplace_back([&] {
+      for (int i = 0; i < 250; ++i) {
+        EXPECT_EQ(ask(), 200);
+      }
+    });
+  }
+  for (auto& c : callers) {
+    c.join();
+  }
+  EXPECT_LE(pings.load(), 3);  // 1,000 asks within well under a second
+  up = false;
+  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  EXPECT_EQ(ask(), 503);  // the next period sees the outage
+}
+
+}  // namespace
+}  // namespace petstore::http
