@@ -77,32 +77,6 @@ Reply Multiplexer::script(const Script& s, const Args& keys, const Args& args, W
   return reply;
 }
 
-void Multiplexer::submit(const Args& args, Callback done) {
-  Batch one;
-  one.push_back(std::make_unique<Pending>(Pending{{args.begin(), args.end()}, std::move(done)}));
-  enqueue(std::move(one));
-}
-
-void Multiplexer::submit_script(const Script& s, const Args& keys, const Args& args, Callback done) {
-  const auto numkeys = std::to_string(keys.size());
-  Args call{"EVALSHA", s.sha(), numkeys};
-  call.insert(call.end(), keys.begin(), keys.end());
-  call.insert(call.end(), args.begin(), args.end());
-  // On NOSCRIPT the same call goes again as EVAL with the source. The words
-  // after the digest are copied now (the caller's are gone by then); the
-  // source is not: it is only needed on that rare path.
-  std::vector<std::string> rest(call.begin() + 2, call.end());
-  submit(call, [this, &s, rest = std::move(rest), done = std::move(done)](Outcome o) mutable {
-    if (!o.failure && o.reply && is_noscript(*o.reply)) {
-      Args eval{"EVAL", s.source()};
-      eval.insert(eval.end(), rest.begin(), rest.end());
-      submit(eval, std::move(done));
-      return;
-    }
-    done(std::move(o));
-  });
-}
-
 void Multiplexer::enqueue(Batch pending) {
   const auto lane = next_lane_.fetch_add(1, std::memory_order_relaxed) % lanes_.size();
   lanes_[lane]->enqueue(std::move(pending));

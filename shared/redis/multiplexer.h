@@ -26,8 +26,8 @@ struct Outcome {
   Reply take();
 };
 
-// Runs on the multiplexer's I/O thread: it must be quick and must not wait
-// for Redis itself (hand blocking work to another thread).
+// Runs on the multiplexer's I/O thread when a command is answered: it must
+// be quick and must not wait for Redis itself.
 using Callback = std::function<void(Outcome)>;
 
 // Sends the commands of many threads over one connection, pipelined: an I/O
@@ -57,13 +57,6 @@ class Multiplexer {
   std::vector<Reply> commands(const std::vector<Args>& all, Wait wait = Wait::zero());
   // EVALSHA, falling back to EVAL when Redis lost its script cache.
   Reply script(const Script& s, const Args& keys, const Args& args, Wait wait = Wait::zero());
-
-  // The same without waiting: `done` gets the outcome on the I/O thread.
-  // This is what lets an event-driven HTTP front end serve a read with no
-  // thread blocked on Redis. The arguments are copied before these return;
-  // the Script must outlive the reply (scripts live as long as their owner).
-  void submit(const Args& args, Callback done);
-  void submit_script(const Script& s, const Args& keys, const Args& args, Callback done);
 
  private:
   struct Pending {
