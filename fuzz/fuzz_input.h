@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include <httplib.h>
+
 namespace petstore::fuzz {
 
 // Splits one fuzz input into fields at a separator byte (0xFF), so a target
@@ -23,5 +25,26 @@ class Fields {
  private:
   std::string_view rest_;
 };
+
+// A request whose body is the input, sent as JSON: what a codec reads.
+inline httplib::Request json_request(const std::uint8_t* data, size_t size) {
+  httplib::Request req;
+  req.headers.emplace("Content-Type", "application/json");
+  req.body.assign(reinterpret_cast<const char*>(data), size);
+  return req;
+}
+
+// Up to `most` name/value pairs from the next fields, until an empty pair.
+template <typename Map>
+void read_pairs(Fields& in, Map& into, int most) {
+  for (int i = 0; i < most; ++i) {
+    auto name = in.next();
+    auto value = in.next();
+    if (name.empty() && value.empty()) {
+      return;
+    }
+    into.emplace(std::move(name), std::move(value));
+  }
+}
 
 }  // namespace petstore::fuzz

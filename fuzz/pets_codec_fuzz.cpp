@@ -3,13 +3,12 @@
 
 #include "error/api_error.h"
 #include "error/domain_error.h"
+#include "fuzz_input.h"
 #include "http/json_codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   using namespace petstore;
-  httplib::Request req;
-  req.headers.emplace("Content-Type", "application/json");
-  req.body.assign(reinterpret_cast<const char*>(data), size);
+  const auto req = fuzz::json_request(data, size);
   const auto guarded = [](auto&& f) {
     try {
       f();

@@ -18,22 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   req.path = in.next();
   req.version = in.next();
   req.remote_addr = in.next();
-  for (int i = 0; i < 8; ++i) {
-    auto name = in.next();
-    auto value = in.next();
-    if (name.empty() && value.empty()) {
-      break;
-    }
-    req.headers.emplace(std::move(name), std::move(value));
-  }
-  for (int i = 0; i < 8; ++i) {
-    auto name = in.next();
-    auto value = in.next();
-    if (name.empty() && value.empty()) {
-      break;
-    }
-    req.params.emplace(std::move(name), std::move(value));
-  }
+  fuzz::read_pairs(in, req.headers, 8);
+  fuzz::read_pairs(in, req.params, 8);
   req.body = in.next();
 
   (void)http::inspect_head(req, http::RequestLimits{});

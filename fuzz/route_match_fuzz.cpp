@@ -17,11 +17,12 @@ const petstore::http::Router& table() {
       }
       res.status = 200;
     };
-    for (const char* path : {"/pets", "/pets/{petId}", "/pets/{petId}/profile", "/pets/{petId}/status",
-                             "/categories", "/categories/{categoryId}", "/store/orders", "/store/orders/{orderId}",
-                             "/store/orders/{orderId}/complete", "/store/orders/{orderId}/cancel",
-                             "/store/inventory", "/store/inventory/items", "/store/inventory/items/{petId}",
-                             "/admin/keys", "/admin/keys/{keyId}", "/healthz"}) {
+    for (const char* path :
+         {"/pets", "/pets/{petId}", "/pets/{petId}/profile", "/pets/{petId}/status", "/categories",
+          "/categories/{categoryId}", "/store/orders", "/store/orders/{orderId}",
+          "/store/orders/{orderId}/complete", "/store/orders/{orderId}/cancel", "/store/inventory",
+          "/store/inventory/items", "/store/inventory/items/{petId}", "/admin/keys", "/admin/keys/{keyId}",
+          "/healthz"}) {
       r->add("GET", path, ok);
       r->add("PUT", path, ok);
     }

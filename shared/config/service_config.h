@@ -14,7 +14,7 @@ namespace petstore::config {
 
 // API keys and the rate limiter (the README's table has the variables).
 struct RateLimitConfig {
-  bool enabled = true;      // RATE_LIMIT
+  bool enabled = true;                     // RATE_LIMIT
   std::optional<std::string> admin_token;  // PETSTORE_ADMIN_TOKEN; unset: the admin API is disabled
   std::chrono::milliseconds timeout{100};
   int ban_after = 10;     // denied requests ...

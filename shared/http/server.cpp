@@ -120,6 +120,8 @@ ServerOptions ServerOptions::from_env(const config::Env& env, int default_port) 
 
 Server::Server(ServerOptions options, const Router& router) : options_(std::move(options)), router_(router) {
   server_.new_task_queue = [this] {
+    // cpp-httplib's listen loop takes ownership (and deletes it when it returns).
+    // NOLINTNEXTLINE(cppcoreguidelines-owning-memory)
     auto* queue = new TaskQueue(options_.threads, options_.max_queued);
     queue_ = queue;
     return queue;

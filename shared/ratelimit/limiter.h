@@ -43,7 +43,6 @@ class Limiter {
   // Throws redis::Unavailable when Redis does not answer in time.
   Decision check(const Subject& subject, const Limits& limits);
 
-
  private:
   // The script's key and arguments; `storage` holds the strings `args` views.
   std::string key_of(const Subject& subject) const;

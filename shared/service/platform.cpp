@@ -84,7 +84,8 @@ void Platform::stop() {
 void Platform::add_platform_routes(http::Router& router) {
   apikeys::add_admin_routes(router, api_keys_, admin_token_);
   if (cfg_.rate_limit.enabled) {
-    router.before([this](const httplib::Request& req, httplib::Response& res) { return gate_.admit(req, res); });
+    router.before(
+        [this](const httplib::Request& req, httplib::Response& res) { return gate_.admit(req, res); });
   }
   http::add_health_route(
       router,

@@ -18,15 +18,13 @@
 namespace petstore::testing {
 namespace {
 
-const std::string kBearer = std::string("Bearer ") + kAdminToken;
-
 // Paths of all three services, so one key's requests spread over every
 // service and, through nginx, over every replica.
 constexpr std::array<const char*, 4> kPaths = {"/store/inventory", "/pets?limit=1", "/store/orders?limit=1",
                                                "/categories?limit=1"};
 
 httplib::Headers admin_headers() {
-  return {{"Authorization", kBearer}};
+  return {{"Authorization", std::string("Bearer ") + kAdminToken}};
 }
 
 std::int64_t header_int(const httplib::Result& r, const char* name) {

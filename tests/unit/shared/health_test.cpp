@@ -29,6 +29,7 @@ TEST(Health, ChecksRunAtMostOncePerPeriodWhateverTheTraffic) {
     return res.status;
   };
   std::vector<std::thread> callers;
+  callers.reserve(4);
   for (int t = 0; t < 4; ++t) {
     callers.emplace_back([&] {
       for (int i = 0; i < 250; ++i) {

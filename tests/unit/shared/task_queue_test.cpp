@@ -20,7 +20,6 @@ TEST(TaskQueue, PastWorkersAndQueueConnectionsAreMarkedOverflow) {
   }
   std::promise<void> release;
   const auto released = release.get_future().share();
-  std::atomic<int> overflowed{0};
   std::atomic<int> served{0};
   const auto busy = [&] {
     served += 1;
