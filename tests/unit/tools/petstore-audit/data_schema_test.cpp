@@ -1,0 +1,68 @@
+#include "data_schema.h"
+
+#include <gtest/gtest.h>
+
+#include "json/parse.h"
+
+namespace petstore::audit {
+namespace {
+
+std::optional<std::string> validate(const DataSchema& s, std::string_view text) {
+  rapidjson::Document doc;
+  EXPECT_FALSE(json::parse(text, doc).has_value()) << text;
+  return s.validate(doc);
+}
+
+const char* kPet = R"({"type":"object","properties":{
+  "id":{"type":"integer","minimum":1,"maximum":9007199254740991},
+  "name":{"type":"string","minLength":1,"maxLength":3},
+  "status":{"type":"string","enum":["available","sold"]},
+  "at":{"type":"string","format":"date-time"}},
+  "required":["id","name"],"additionalProperties":false})";
+
+TEST(DataSchema, AcceptsWhatTheSchemaAllows) {
+  const auto s = DataSchema::compile(kPet);
+  EXPECT_EQ(validate(s, R"({"id":1,"name":"Rex"})"), std::nullopt);
+  EXPECT_EQ(validate(s, R"({"id":9007199254740991,"name":"é","status":"sold","at":"2026-11-22T10:00:00Z"})"),
+            std::nullopt);
+}
+
+TEST(DataSchema, NamesTheFirstProblemWithItsPointer) {
+  const auto s = DataSchema::compile(kPet);
+  EXPECT_EQ(validate(s, R"({"name":"a"})"), "/: lacks the required member id");
+  EXPECT_EQ(validate(s, R"({"id":0,"name":"a"})"), "/id: is below the minimum 1");
+  EXPECT_EQ(validate(s, R"({"id":9007199254740992,"name":"a"})"), "/id: is above the maximum 9007199254740991");
+  EXPECT_EQ(validate(s, R"({"id":18446744073709551615,"name":"a"})"), "/id: is above the maximum");
+  EXPECT_EQ(validate(s, R"({"id":1.5,"name":"a"})"), "/id: is not of type integer");
+  EXPECT_EQ(validate(s, R"({"id":"1","name":"a"})"), "/id: is not of type integer");
+  EXPECT_EQ(validate(s, R"({"id":1,"name":""})"), "/name: is shorter than 1 characters");
+  EXPECT_EQ(validate(s, R"({"id":1,"name":"éééé"})"), "/name: is longer than 3 characters");
+  EXPECT_EQ(validate(s, R"({"id":1,"name":"a","status":"lost"})"), "/status: is not one of the listed values");
+  EXPECT_EQ(validate(s, R"({"id":1,"name":"a","at":"yesterday"})"), "/at: is not an RFC 3339 date-time");
+  EXPECT_EQ(validate(s, R"({"id":1,"name":"a","extra":true})"),
+            "/: has a member the schema does not allow: extra");
+  EXPECT_EQ(validate(s, R"({"id":1,"id":2,"name":"a"})"), "/: has the member id more than once");
+  EXPECT_EQ(validate(s, R"([1])"), "/: is not of type object");
+}
+
+TEST(DataSchema, RefusesKeywordsItDoesNotImplement) {
+  EXPECT_THROW(DataSchema::compile(R"({"type":"string","pattern":"^a"})"), std::invalid_argument);
+  EXPECT_THROW(DataSchema::compile(R"({"oneOf":[]})"), std::invalid_argument);
+  EXPECT_THROW(DataSchema::compile(R"({"type":"decimal"})"), std::invalid_argument);
+  EXPECT_THROW(DataSchema::compile(R"({"minimum":1.5})"), std::invalid_argument);
+  EXPECT_THROW(DataSchema::compile("not json"), std::invalid_argument);
+}
+
+TEST(SchemaRegistry, CompilesEveryPublishedSchema) {
+  const SchemaRegistry registry;
+  EXPECT_GE(embedded_schemas().size(), 20U);
+  for (const auto& s : embedded_schemas()) {
+    EXPECT_NE(registry.find("io.petstore." + std::string(s.name), 1), nullptr) << s.name;
+  }
+  EXPECT_TRUE(registry.knows_type("io.petstore.pet.created"));
+  EXPECT_FALSE(registry.knows_type("io.petstore.pet.adopted"));
+  EXPECT_EQ(registry.find("io.petstore.pet.created", 7), nullptr);
+}
+
+}  // namespace
+}  // namespace petstore::audit

@@ -1,0 +1,200 @@
+#include "verify.h"
+
+#include <gtest/gtest.h>
+
+#include "events/envelope.h"
+
+namespace petstore::audit {
+namespace {
+
+// A hand-built log: records as the services write them, with positions.
+class Log {
+ public:
+  Log() {
+    topics_.names = {{Kind::Pets, "p"}, {Kind::Categories, "c"}, {Kind::Orders, "o"}, {Kind::Inventory, "i"}};
+    topics_.partitions = {{"p", 1}, {"c", 1}, {"o", 1}, {"i", 1}};
+  }
+
+  kafka::Message& add(const std::string& topic, std::string type, std::int64_t subject, std::int64_t version,
+                      std::string data) {
+    events::Envelope e;
+    e.id = events::new_event_id();
+    e.type = "io.petstore." + type;
+    e.source = topic == "o" ? "/petstore/orders" : topic == "i" ? "/petstore/inventory" : "/petstore/pets";
+    e.aggregate_id = subject;
+    e.version = version;
+    e.time = "2026-11-22T10:00:00.000Z";
+    e.data = std::move(data);
+    const auto r = events::to_record(topic, e);
+    kafka::Message m{topic, 0, next_offset_[topic]++, r.key, r.value, r.headers};
+    messages_.push_back(std::move(m));
+    return messages_.back();
+  }
+
+  VerifyReport verify(std::optional<std::chrono::milliseconds> max_pending = std::nullopt) {
+    VerifyOptions o;
+    o.max_pending_age = max_pending;
+    o.now = std::chrono::system_clock::time_point(std::chrono::milliseconds(1'000'000));
+    Verifier v(topics_, o);
+    for (const auto& m : messages_) {
+      v.add(m, 1000);
+    }
+    return v.finish();
+  }
+
+  std::vector<kafka::Message>& messages() { return messages_; }
+
+ private:
+  Topics topics_;
+  std::map<std::string, std::int64_t> next_offset_;
+  std::vector<kafka::Message> messages_;
+};
+
+std::vector<std::string> rules(const VerifyReport& r) {
+  std::vector<std::string> out;
+  for (const auto& f : r.findings) {
+    out.push_back(f.rule);
+  }
+  return out;
+}
+
+using Rules = std::vector<std::string>;
+
+void a_pet(Log& log, std::int64_t id = 10) {
+  log.add("p", "pet.created", id, 1,
+          R"({"id":)" + std::to_string(id) + R"(,"name":"Rex","categoryId":3,"status":"available"})");
+}
+
+TEST(Verify, ACleanLogHasNoFinding) {
+  Log log;
+  log.add("c", "category.created", 3, 1, R"({"id":3,"name":"Dogs"})");
+  a_pet(log);
+  log.add("p", "pet.status_changed", 10, 2, R"({"id":10,"from":"available","to":"pending"})");
+  log.add("i", "inventory.tracked", 10, 1, R"({"petId":10,"petStatus":"available","petVersion":1})");
+  log.add("i", "inventory.stock_set", 10, 2, R"({"petId":10,"quantity":5})");
+  log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
+  log.add("i", "inventory.reserved", 10, 3, R"({"petId":10,"orderId":20,"quantity":2})");
+  log.add("o", "order.reserved", 20, 2, R"({"id":20,"petId":10,"quantity":2})");
+  log.add("o", "order.completed", 20, 3, R"({"id":20,"petId":10,"quantity":2,"shipDate":"2026-11-23T00:00:00Z"})");
+  log.add("i", "inventory.consumed", 10, 4, R"({"petId":10,"orderId":20,"quantity":2})");
+  const auto r = log.verify();
+  EXPECT_EQ(rules(r), Rules{});
+  EXPECT_EQ(r.records, 10);
+  EXPECT_EQ(r.aggregates.at(Kind::Pets), 1);
+  EXPECT_TRUE(r.pending.empty());
+}
+
+TEST(Verify, ADuplicatedRecordIsFoundAtItsPosition) {
+  Log log;
+  a_pet(log);
+  const auto copy = log.messages().back();
+  log.messages().push_back(copy);
+  log.messages().back().offset = 1;
+  const auto r = log.verify();
+  EXPECT_EQ(rules(r), (Rules{"duplicate_event_id", "duplicate_version"}));
+  EXPECT_EQ(r.findings[0].at.str(), "p/0@1");
+  EXPECT_EQ(r.findings[0].subject, 10);
+}
+
+TEST(Verify, GapsAndLateCreationsAreFound) {
+  Log log;
+  a_pet(log);
+  log.add("p", "pet.status_changed", 10, 3, R"({"id":10,"from":"available","to":"sold"})");
+  log.add("p", "pet.created", 11, 2, R"({"id":11,"name":"Tom","categoryId":3,"status":"available"})");
+  EXPECT_EQ(rules(log.verify()), (Rules{"sequence_gap", "sequence_gap", "creation_not_first"}));
+}
+
+TEST(Verify, NothingFollowsADeletion) {
+  Log log;
+  a_pet(log);
+  log.add("p", "pet.deleted", 10, 2, R"({"id":10})");
+  log.add("p", "pet.status_changed", 10, 3, R"({"id":10,"from":"available","to":"sold"})");
+  EXPECT_EQ(rules(log.verify()), Rules{"after_deletion"});
+}
+
+TEST(Verify, PetStatusFollowsTheLifeCycle) {
+  Log log;
+  a_pet(log);
+  log.add("p", "pet.status_changed", 10, 2, R"({"id":10,"from":"available","to":"sold"})");
+  log.add("p", "pet.status_changed", 10, 3, R"({"id":10,"from":"sold","to":"available"})");
+  log.add("p", "pet.status_changed", 10, 4, R"({"id":10,"from":"pending","to":"sold"})");
+  log.add("p", "pet.updated", 10, 5, R"({"id":10,"name":"Rex","categoryId":3,"status":"pending"})");
+  EXPECT_EQ(rules(log.verify()), (Rules{"illegal_transition", "status_mismatch", "illegal_transition"}));
+}
+
+TEST(Verify, StockIsNeverNegativeNorReservedTwice) {
+  Log log;
+  log.add("i", "inventory.tracked", 10, 1, R"({"petId":10,"petStatus":"available","petVersion":1})");
+  log.add("i", "inventory.stock_set", 10, 2, R"({"petId":10,"quantity":1})");
+  log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
+  log.add("i", "inventory.reserved", 10, 3, R"({"petId":10,"orderId":20,"quantity":2})");
+  log.add("i", "inventory.reserved", 10, 4, R"({"petId":10,"orderId":20,"quantity":2})");
+  log.add("o", "order.reserved", 20, 2, R"({"id":20,"petId":10,"quantity":2})");
+  EXPECT_EQ(rules(log.verify()), (Rules{"negative_stock", "reserved_twice", "negative_stock", "decided_twice"}));
+}
+
+TEST(Verify, AReservationIsSettledOnce) {
+  Log log;
+  log.add("i", "inventory.tracked", 10, 1, R"({"petId":10,"petStatus":"available","petVersion":1})");
+  log.add("i", "inventory.stock_set", 10, 2, R"({"petId":10,"quantity":5})");
+  log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
+  log.add("i", "inventory.reserved", 10, 3, R"({"petId":10,"orderId":20,"quantity":2})");
+  log.add("o", "order.reserved", 20, 2, R"({"id":20,"petId":10,"quantity":2})");
+  log.add("o", "order.cancelled", 20, 3, R"({"id":20,"petId":10,"quantity":2})");
+  log.add("i", "inventory.released", 10, 4, R"({"petId":10,"orderId":20,"quantity":2})");
+  log.add("i", "inventory.released", 10, 5, R"({"petId":10,"orderId":20,"quantity":2})");
+  log.add("i", "inventory.consumed", 10, 6, R"({"petId":10,"orderId":21,"quantity":1})");
+  EXPECT_EQ(rules(log.verify()),
+            (Rules{"settled_twice", "settled_without_reservation", "settled_twice", "unknown_order"}));
+}
+
+TEST(Verify, UnansweredOrdersAreListedAndTooOldOnesAreViolations) {
+  Log log;
+  log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
+  auto r = log.verify();
+  EXPECT_EQ(rules(r), Rules{});
+  ASSERT_EQ(r.pending.size(), 1U);
+  EXPECT_EQ(r.pending[0].id, 20);
+  EXPECT_EQ(r.pending[0].age, std::chrono::milliseconds(999'000));
+  EXPECT_EQ(rules(log.verify(std::chrono::seconds(60))), Rules{"unresolved_order"});
+  EXPECT_EQ(rules(log.verify(std::chrono::seconds(1000))), Rules{});
+}
+
+TEST(Verify, AnOrderOutcomeNeedsTheInventorysRecord) {
+  Log log;
+  log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
+  log.add("o", "order.rejected", 20, 2, R"({"id":20,"petId":10,"quantity":2,"reason":"insufficient_stock"})");
+  log.add("o", "order.completed", 20, 3, R"({"id":20,"petId":10,"quantity":2,"shipDate":"2026-11-23T00:00:00Z"})");
+  EXPECT_EQ(rules(log.verify()), (Rules{"illegal_transition", "outcome_without_inventory"}));
+}
+
+TEST(Verify, IdsAreUniqueAcrossAggregates) {
+  Log log;
+  log.add("c", "category.created", 10, 1, R"({"id":10,"name":"Dogs"})");
+  a_pet(log, 10);
+  EXPECT_EQ(rules(log.verify()), Rules{"id_reused"});
+}
+
+TEST(Verify, EveryRecordIsACloudEventOfTheContract) {
+  Log log;
+  a_pet(log);
+  log.messages().back().value = R"({"id":10,"name":"Rex","categoryId":3,"status":"lost"})";
+  a_pet(log, 11);
+  log.messages().back().headers[0].value = "0.3";  // ce_specversion
+  a_pet(log, 12);
+  log.messages().back().partition = 5;
+  a_pet(log, 13);
+  log.messages().back().key = "14";
+  log.add("o", "pet.created", 15, 1, R"({"id":15,"name":"Rex","categoryId":3,"status":"available"})");
+  a_pet(log, 16);
+  log.messages().back().value = R"({"id":16,"name":"Rex","categoryId":3,"status":"available","extra":1})";
+  a_pet(log, 17);
+  log.messages().back().value = "{\"id\":17,\"name\":\"\xff\"}";
+  const auto r = log.verify();
+  EXPECT_EQ(rules(r), (Rules{"bad_data", "bad_header", "wrong_partition", "bad_header", "wrong_topic",
+                             "bad_data", "bad_data"}));
+  EXPECT_EQ(r.events.count(Kind::Pets), 0U);
+}
+
+}  // namespace
+}  // namespace petstore::audit

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace petstore::audit {
+
+// Where a record is in the log: what every finding names, so an auditor can
+// fetch the record itself (kcat -t TOPIC -p PARTITION -o OFFSET -c 1).
+struct Position {
+  std::string topic;
+  std::int32_t partition = 0;
+  std::int64_t offset = 0;
+
+  [[nodiscard]] std::string str() const {
+    return topic + "/" + std::to_string(partition) + "@" + std::to_string(offset);
+  }
+};
+
+// The aggregate kinds, each with its own topic (docs/events.md).
+enum class Kind { Pets, Categories, Orders, Inventory };
+const char* to_string(Kind k);
+
+// One record that is a valid CloudEvent of the contract: what the checks
+// and folds see. Data is the record value, already valid against its schema.
+struct AuditEvent {
+  Position at;
+  Kind kind = Kind::Pets;
+  std::string id;  // ce_id
+  std::string type;
+  std::int64_t subject = 0;  // the aggregate id
+  std::int64_t version = 0;  // ce_sequence
+  std::string time;          // ce_time
+  int schema_version = 1;
+  std::string data;
+  std::int64_t timestamp_ms = 0;  // the record's timestamp
+};
+
+// A broken invariant, with the record that broke it.
+struct Finding {
+  Position at;
+  std::string event_id;
+  std::int64_t subject = 0;
+  std::string rule;  // a short name: sequence_gap, illegal_transition, ...
+  std::string detail;
+};
+
+using Findings = std::vector<Finding>;
+
+inline void report(Findings& out, const AuditEvent& e, std::string rule, std::string detail) {
+  out.push_back({e.at, e.id, e.subject, std::move(rule), std::move(detail)});
+}
+
+}  // namespace petstore::audit

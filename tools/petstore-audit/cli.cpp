@@ -1,0 +1,188 @@
+#include <charconv>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <stdexcept>
+
+#include "commands.h"
+#include "text/datetime.h"
+
+namespace petstore::audit {
+
+std::string usage() {
+  return R"(usage: petstore-audit [options] <command>
+
+commands:
+  verify                 check the invariants over the whole log (docs/audit.md);
+                         exit 1 and list every violation if one breaks
+  history --pet ID | --order ID | --category ID
+                         the audit trail of one aggregate across every topic
+                         that mentions it
+  as-of TIME --pet ID | --order ID | --category ID | --inventory PET_ID
+                         the aggregate's state folded from the events up to
+                         TIME (RFC 3339)
+
+options:
+  --brokers LIST         bootstrap servers (default: $KAFKA_BROKERS, else
+                         .run/kafka.bootstrap as scripts/up writes it)
+  --until-offset N       read each partition up to (not including) offset N
+  --until-time TIME      read records with timestamps up to TIME (RFC 3339)
+  --max-pending-age S    verify: a placed order unanswered for more than S
+                         seconds is a violation (default: listed only)
+  --json                 verify: a JSON report; history: JSON Lines
+  --no-progress          no progress on standard error
+  --topic-pets NAME, --topic-categories NAME, --topic-orders NAME,
+  --topic-inventory NAME topics (default: $KAFKA_TOPIC_* or petstore.*.v1)
+)";
+}
+
+std::optional<std::int64_t> parse_time_ms(std::string_view t) {
+  if (!text::is_date_time(t)) {
+    return std::nullopt;
+  }
+  // is_date_time has checked the shape: YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)
+  const auto num = [&](size_t at, size_t len) {
+    int v = 0;
+    std::from_chars(t.data() + at, t.data() + at + len, v);
+    return v;
+  };
+  std::tm tm{};
+  tm.tm_year = num(0, 4) - 1900;
+  tm.tm_mon = num(5, 2) - 1;
+  tm.tm_mday = num(8, 2);
+  tm.tm_hour = num(11, 2);
+  tm.tm_min = num(14, 2);
+  tm.tm_sec = std::min(num(17, 2), 59);  // a leap second counts as :59
+  std::int64_t ms = static_cast<std::int64_t>(timegm(&tm)) * 1000;
+  size_t i = 19;
+  if (i < t.size() && t[i] == '.') {
+    std::int64_t scale = 100;
+    for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, scale /= 10) {
+      ms += (t[i] - '0') * scale;
+    }
+  }
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
+    const std::int64_t offset_min = num(i + 1, 2) * 60 + num(i + 4, 2);
+    ms -= (t[i] == '+' ? 1 : -1) * offset_min * 60 * 1000;
+  }
+  return ms;
+}
+
+namespace {
+
+std::string env_or(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::string(v) : std::move(fallback);
+}
+
+std::int64_t positive(const std::string& flag, const std::string& text) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < 0) {
+    throw std::invalid_argument(flag + " takes a non-negative integer, not '" + text + "'");
+  }
+  return v;
+}
+
+}  // namespace
+
+Options parse_options(const std::vector<std::string>& args) {
+  Options o;
+  o.brokers = env_or("KAFKA_BROKERS", "");
+  if (o.brokers.empty()) {
+    std::ifstream in(".run/kafka.bootstrap");
+    std::getline(in, o.brokers);
+  }
+  o.topics.names[Kind::Pets] = env_or("KAFKA_TOPIC_PETS", o.topics.names[Kind::Pets]);
+  o.topics.names[Kind::Categories] = env_or("KAFKA_TOPIC_CATEGORIES", o.topics.names[Kind::Categories]);
+  o.topics.names[Kind::Orders] = env_or("KAFKA_TOPIC_ORDERS", o.topics.names[Kind::Orders]);
+  o.topics.names[Kind::Inventory] = env_or("KAFKA_TOPIC_INVENTORY", o.topics.names[Kind::Inventory]);
+
+  std::vector<std::string> positional;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    const auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) {
+        throw std::invalid_argument(a + " needs a value");
+      }
+      return args[++i];
+    };
+    const auto target = [&](Kind k) {
+      if (o.kind) {
+        throw std::invalid_argument("name one aggregate");
+      }
+      o.kind = k;
+      o.id = positive(a, value());
+    };
+    if (a == "--brokers") {
+      o.brokers = value();
+    } else if (a == "--until-offset") {
+      o.bounds.until_offset = positive(a, value());
+    } else if (a == "--until-time") {
+      const auto& t = value();
+      o.bounds.until_time_ms = parse_time_ms(t);
+      if (!o.bounds.until_time_ms) {
+        throw std::invalid_argument("--until-time takes an RFC 3339 date-time, not '" + t + "'");
+      }
+    } else if (a == "--max-pending-age") {
+      o.max_pending_age = std::chrono::seconds(positive(a, value()));
+    } else if (a == "--json") {
+      o.json = true;
+    } else if (a == "--no-progress") {
+      o.progress = false;
+    } else if (a == "--topic-pets") {
+      o.topics.names[Kind::Pets] = value();
+    } else if (a == "--topic-categories") {
+      o.topics.names[Kind::Categories] = value();
+    } else if (a == "--topic-orders") {
+      o.topics.names[Kind::Orders] = value();
+    } else if (a == "--topic-inventory") {
+      o.topics.names[Kind::Inventory] = value();
+    } else if (a == "--pet") {
+      target(Kind::Pets);
+    } else if (a == "--category") {
+      target(Kind::Categories);
+    } else if (a == "--order") {
+      target(Kind::Orders);
+    } else if (a == "--inventory") {
+      target(Kind::Inventory);
+    } else if (a == "-h" || a == "--help") {
+      o.command = "help";
+      return o;
+    } else if (a.starts_with("--")) {
+      throw std::invalid_argument("unknown option " + a);
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.empty()) {
+    throw std::invalid_argument("name a command");
+  }
+  o.command = positional[0];
+  if (o.command == "verify") {
+    if (positional.size() != 1 || o.kind) {
+      throw std::invalid_argument("verify takes no aggregate");
+    }
+  } else if (o.command == "history") {
+    if (positional.size() != 1 || !o.kind || *o.kind == Kind::Inventory) {
+      throw std::invalid_argument("history takes one of --pet, --order or --category");
+    }
+  } else if (o.command == "as-of") {
+    if (positional.size() != 2 || !o.kind) {
+      throw std::invalid_argument("as-of takes a time and one of --pet, --order, --category or --inventory");
+    }
+    const auto t = parse_time_ms(positional[1]);
+    if (!t) {
+      throw std::invalid_argument("as-of takes an RFC 3339 date-time, not '" + positional[1] + "'");
+    }
+    o.bounds.until_time_ms = o.bounds.until_time_ms ? std::min(*o.bounds.until_time_ms, *t) : *t;
+  } else {
+    throw std::invalid_argument("unknown command " + o.command);
+  }
+  if (o.brokers.empty()) {
+    throw std::invalid_argument("no brokers: pass --brokers or set KAFKA_BROKERS");
+  }
+  return o;
+}
+
+}  // namespace petstore::audit

@@ -1,0 +1,217 @@
+#include "commands.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "json/parse.h"
+#include "json/writer.h"
+#include "kind_module.h"
+#include "progress.h"
+#include "text/utf8.h"
+#include "verify.h"
+
+namespace petstore::audit {
+
+namespace {
+
+std::vector<std::string> topic_list(const Topics& t) {
+  std::vector<std::string> out;
+  for (const auto& [kind, name] : t.names) {
+    out.push_back(name);
+  }
+  return out;
+}
+
+// Opens the log, learns the partition counts, and reads every record.
+template <typename OnRecord>
+void read_log(const Options& o, Topics& topics, const char* label, OnRecord on_record) {
+  LogReader reader(o.brokers, topic_list(o.topics), o.bounds);
+  for (const auto& [kind, name] : topics.names) {
+    topics.partitions[name] = reader.partitions(name);
+  }
+  Progress progress(label, reader.expected(), o.progress);
+  reader.read(on_record, &progress);
+  progress.finish();
+}
+
+void print_findings_text(const VerifyReport& r, double seconds) {
+  std::int64_t events = 0;
+  std::printf("petstore-audit verify: %lld records read in %.1f s", static_cast<long long>(r.records), seconds);
+  std::string per_kind;
+  for (const auto& [kind, n] : r.events) {
+    events += n;
+    per_kind += std::string(per_kind.empty() ? "" : ", ") + to_string(kind) + " " + std::to_string(n) + " (" +
+                std::to_string(r.aggregates.count(kind) != 0 ? r.aggregates.at(kind) : 0) + " aggregates)";
+  }
+  std::printf("; %lld valid events: %s\n", static_cast<long long>(events), per_kind.c_str());
+  for (const auto& p : r.pending) {
+    std::printf("pending order %lld, placed %s (%s), %.1f s ago\n", static_cast<long long>(p.id),
+                p.placed_time.c_str(), p.at.str().c_str(), static_cast<double>(p.age.count()) / 1000);
+  }
+  for (const auto& f : r.findings) {
+    std::printf("VIOLATION %s at %s event %s subject %lld: %s\n", f.rule.c_str(), f.at.str().c_str(),
+                f.event_id.empty() ? "-" : f.event_id.c_str(), static_cast<long long>(f.subject), f.detail.c_str());
+  }
+  std::printf("%zu violation%s, %zu pending order%s\n", r.findings.size(), r.findings.size() == 1 ? "" : "s",
+              r.pending.size(), r.pending.size() == 1 ? "" : "s");
+}
+
+void print_findings_json(const VerifyReport& r) {
+  json::Writer w;
+  w.begin_object().field("records", r.records);
+  w.key("events").begin_object();
+  for (const auto& [kind, n] : r.events) {
+    w.field(to_string(kind), n);
+  }
+  w.end_object().key("aggregates").begin_object();
+  for (const auto& [kind, n] : r.aggregates) {
+    w.field(to_string(kind), n);
+  }
+  w.end_object().key("violations").begin_array();
+  for (const auto& f : r.findings) {
+    w.begin_object().field("rule", f.rule).field("topic", f.at.topic);
+    w.field("partition", static_cast<std::int64_t>(f.at.partition)).field("offset", f.at.offset);
+    w.field("eventId", f.event_id).field("subject", f.subject).field("detail", f.detail).end_object();
+  }
+  w.end_array().key("pending").begin_array();
+  for (const auto& p : r.pending) {
+    w.begin_object().field("orderId", p.id).field("placed", p.placed_time).field("topic", p.at.topic);
+    w.field("partition", static_cast<std::int64_t>(p.at.partition)).field("offset", p.at.offset);
+    w.field("ageMs", static_cast<std::int64_t>(p.age.count())).end_object();
+  }
+  w.end_array().end_object();
+  std::cout << w.finish() << '\n';
+}
+
+// Whether a valid event names `id` in the member `member` of its data.
+bool data_mentions(const AuditEvent& e, const char* member, std::int64_t id) {
+  rapidjson::Document doc;
+  if (json::parse(e.data, doc) || !doc.IsObject()) {
+    return false;
+  }
+  const auto it = doc.FindMember(member);
+  return it != doc.MemberEnd() && it->value.IsInt64() && it->value.GetInt64() == id;
+}
+
+bool mentions(const AuditEvent& e, Kind kind, std::int64_t id) {
+  switch (kind) {
+    case Kind::Pets:  // the pet, its stock ledger, and its orders
+      return ((e.kind == Kind::Pets || e.kind == Kind::Inventory) && e.subject == id) ||
+             (e.kind == Kind::Orders && data_mentions(e, "petId", id));
+    case Kind::Categories:  // the category and the pets filed under it
+      return (e.kind == Kind::Categories && e.subject == id) ||
+             (e.kind == Kind::Pets && data_mentions(e, "categoryId", id));
+    case Kind::Orders:  // the order and what the inventory did for it
+      return (e.kind == Kind::Orders && e.subject == id) ||
+             (e.kind == Kind::Inventory && data_mentions(e, "orderId", id));
+    case Kind::Inventory:
+      return e.kind == Kind::Inventory && e.subject == id;
+  }
+  return false;
+}
+
+// Collects the valid events that pass `keep`, in the order of their time,
+// then of their position; counts the records that are not valid events.
+template <typename Keep>
+std::vector<AuditEvent> collect(const Options& o, const char* label, Keep keep, std::int64_t& invalid) {
+  Topics topics = o.topics;
+  const SchemaRegistry schemas;
+  std::vector<AuditEvent> out;
+  Findings ignored;
+  read_log(o, topics, label, [&](const kafka::Message& m, std::int64_t ts) {
+    ignored.clear();
+    auto e = check_record(m, ts, topics, schemas, ignored);
+    if (!e) {
+      ++invalid;
+    } else if (keep(*e)) {
+      out.push_back(std::move(*e));
+    }
+  });
+  std::stable_sort(out.begin(), out.end(), [](const AuditEvent& a, const AuditEvent& b) {
+    if (a.timestamp_ms != b.timestamp_ms) {
+      return a.timestamp_ms < b.timestamp_ms;
+    }
+    return a.at.topic != b.at.topic ? a.at.topic < b.at.topic : a.at.offset < b.at.offset;
+  });
+  return out;
+}
+
+}  // namespace
+
+int run_verify(const Options& o) {
+  Topics topics = o.topics;
+  VerifyOptions options;
+  options.max_pending_age = o.max_pending_age;
+  Verifier verifier(topics, options);
+  Progress clock("verify", 0, false);
+  read_log(o, topics, "verify", [&](const kafka::Message& m, std::int64_t ts) { verifier.add(m, ts); });
+  const auto report = verifier.finish();
+  if (o.json) {
+    print_findings_json(report);
+  } else {
+    print_findings_text(report, clock.seconds());
+  }
+  return report.findings.empty() ? 0 : 1;
+}
+
+int run_history(const Options& o) {
+  std::int64_t invalid = 0;
+  const auto events =
+      collect(o, "history", [&](const AuditEvent& e) { return mentions(e, *o.kind, o.id); }, invalid);
+  if (invalid > 0) {
+    std::fprintf(stderr, "petstore-audit: %lld records are not valid events and are left out (run verify)\n",
+                 static_cast<long long>(invalid));
+  }
+  if (o.json) {
+    for (const auto& e : events) {
+      json::Writer w;
+      w.begin_object().field("time", e.time).field("topic", e.at.topic);
+      w.field("partition", static_cast<std::int64_t>(e.at.partition)).field("offset", e.at.offset);
+      w.field("id", e.id).field("type", e.type).field("subject", e.subject).field("version", e.version);
+      w.field("schemaVersion", static_cast<std::int64_t>(e.schema_version)).key("data").raw(e.data).end_object();
+      std::cout << w.finish() << '\n';
+    }
+  } else {
+    std::printf("%-24s  %-34s  %-42s  %7s  %s\n", "TIME", "RECORD", "TYPE", "VERSION", "DATA");
+    for (const auto& e : events) {
+      std::printf("%-24s  %-34s  %-42s  %7lld  %s\n", e.time.c_str(), e.at.str().c_str(), e.type.c_str(),
+                  static_cast<long long>(e.version), e.data.c_str());
+    }
+  }
+  if (events.empty()) {
+    std::fprintf(stderr, "petstore-audit: no event mentions %s %lld\n", to_string(*o.kind),
+                 static_cast<long long>(o.id));
+    return 1;
+  }
+  return 0;
+}
+
+int run_as_of(const Options& o) {
+  std::int64_t invalid = 0;
+  const auto events = collect(
+      o, "as-of", [&](const AuditEvent& e) { return e.kind == *o.kind && e.subject == o.id; }, invalid);
+  if (invalid > 0) {
+    std::fprintf(stderr, "petstore-audit: %lld records are not valid events and are left out (run verify)\n",
+                 static_cast<long long>(invalid));
+  }
+  // One aggregate's events in its own order (they share a partition).
+  auto ordered = events;
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const AuditEvent& a, const AuditEvent& b) { return a.at.offset < b.at.offset; });
+  std::string state;
+  switch (*o.kind) {
+    case Kind::Orders:
+      state = fold_order(ordered);
+      break;
+    case Kind::Inventory:
+      state = fold_inventory(ordered);
+      break;
+    default:
+      state = fold_pet_or_category(ordered);
+  }
+  std::cout << state << '\n';
+  return state == "null" ? 1 : 0;
+}
+
+}  // namespace petstore::audit

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "log_reader.h"
+#include "record.h"
+
+namespace petstore::audit {
+
+struct Options {
+  std::string brokers;
+  Topics topics;
+  ReadBounds bounds;
+  bool progress = true;
+  std::string command;  // verify | history | as-of
+  // verify
+  std::optional<std::chrono::milliseconds> max_pending_age;
+  bool json = false;  // verify's report, history's JSON Lines
+  // history, as-of: the aggregate
+  std::optional<Kind> kind;
+  std::int64_t id = 0;
+};
+
+// Parses the command line; throws std::invalid_argument with a message for
+// the user. `env` gives the defaults (KAFKA_BROKERS, KAFKA_TOPIC_*).
+Options parse_options(const std::vector<std::string>& args);
+std::string usage();
+
+// RFC 3339 date-time to milliseconds since the epoch; nullopt if it is not one.
+std::optional<std::int64_t> parse_time_ms(std::string_view text);
+
+// Each returns the process's exit status: 0 clean, 1 violations found (or,
+// for history and as-of, nothing found), 2 the log could not be read.
+int run_verify(const Options& o);
+int run_history(const Options& o);
+int run_as_of(const Options& o);
+
+}  // namespace petstore::audit

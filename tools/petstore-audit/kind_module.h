@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "audit_event.h"
+
+namespace petstore::audit {
+
+// What one order went through, as each side of the saga recorded it. The
+// orders checker fills the first half and the inventory checker the second;
+// verify compares them once the whole log is read, since the two topics are
+// not ordered with respect to each other.
+struct SagaFacts {
+  struct Order {
+    Position placed_at;
+    std::string placed_time;
+    std::int64_t placed_timestamp_ms = 0;
+    std::int64_t pet_id = 0;
+    bool placed = false;
+    std::string status;  // the order's last status
+    int inventory_reservations = 0;
+    int inventory_refusals = 0;
+    int inventory_releases = 0;
+    int inventory_consumptions = 0;
+    Position inventory_at;  // the first inventory record for it
+  };
+  std::map<std::int64_t, Order> orders;
+};
+
+// The rules of one aggregate kind, over that kind's events in partition
+// order (so in per-aggregate order). Each lives in a library compiled against
+// its own service's domain (the domains share header names), and decides with
+// that domain's own decoding, folds and state machines.
+class KindChecker {
+ public:
+  virtual ~KindChecker() = default;
+  // Only events whose version is above the aggregate's last one reach here
+  // (duplicates are verify's finding); gaps do.
+  virtual void on_event(const AuditEvent& e, Findings& out) = 0;
+  virtual void finish(SagaFacts& saga, Findings& out) = 0;
+};
+
+// The state of one aggregate folded from its events (all of one kind, in
+// order), as one JSON object: what `as-of` prints. Events after a gap or
+// duplicate are folded as the projection folds them.
+using FoldToJson = std::string (*)(const std::vector<AuditEvent>& events);
+
+std::unique_ptr<KindChecker> make_pets_checker();        // pets and categories
+std::unique_ptr<KindChecker> make_orders_checker();
+std::unique_ptr<KindChecker> make_inventory_checker();
+std::string fold_pet_or_category(const std::vector<AuditEvent>& events);
+std::string fold_order(const std::vector<AuditEvent>& events);
+std::string fold_inventory(const std::vector<AuditEvent>& events);
+
+}  // namespace petstore::audit

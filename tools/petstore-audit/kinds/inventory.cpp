@@ -1,0 +1,143 @@
+// The stock rules, decided with the inventory service's own domain: its
+// decoding (domain/events.h) and ledger fold (domain/evolve.h).
+#include <stdexcept>
+#include <unordered_map>
+
+#include "domain/events.h"
+#include "domain/evolve.h"
+#include "json/writer.h"
+#include "kind_module.h"
+#include "util/overloaded.h"
+
+namespace petstore::audit {
+
+namespace {
+
+using namespace petstore::inventory;
+using State = Reservation::State;
+
+const char* name(State s) {
+  switch (s) {
+    case State::Reserved:
+      return "reserved";
+    case State::Refused:
+      return "refused";
+    case State::Released:
+      return "released";
+    case State::Consumed:
+      return "consumed";
+    default:
+      return "none";
+  }
+}
+
+class InventoryChecker final : public KindChecker {
+ public:
+  void on_event(const AuditEvent& e, Findings& out) override {
+    Event event;
+    try {
+      event = decode(e.type, e.data);
+    } catch (const std::invalid_argument& ex) {
+      report(out, e, "undecodable", ex.what());
+      return;
+    }
+    auto& ledger = ledgers_[e.subject];
+    const auto recorded = [&](std::int64_t order) {
+      const auto it = ledger.orders.find(order);
+      return it == ledger.orders.end() ? State::None : it->second.state;
+    };
+    std::visit(Overloaded{
+                   [&](const Reserved& r) {
+                     note(e, r.order_id).inventory_reservations++;
+                     if (const auto was = recorded(r.order_id); was != State::None) {
+                       report(out, e, "reserved_twice",
+                              "order " + std::to_string(r.order_id) + " was already " + name(was));
+                     }
+                   },
+                   [&](const Refused& r) {
+                     note(e, r.order_id).inventory_refusals++;
+                     if (const auto was = recorded(r.order_id); was != State::None) {
+                       report(out, e, "decided_twice",
+                              "order " + std::to_string(r.order_id) + " was already " + name(was));
+                     }
+                   },
+                   [&](const Released& r) {
+                     note(e, r.order_id).inventory_releases++;
+                     settle(e, recorded(r.order_id), r.order_id, out);
+                   },
+                   [&](const Consumed& r) {
+                     note(e, r.order_id).inventory_consumptions++;
+                     settle(e, recorded(r.order_id), r.order_id, out);
+                   },
+                   [](const auto&) {},
+               },
+               event);
+    evolve(ledger, event, e.version, e.time);
+    if (ledger.item.quantity < 0 || ledger.item.reserved < 0) {
+      report(out, e, "negative_stock",
+             "on hand " + std::to_string(ledger.item.quantity) + ", reserved " + std::to_string(ledger.item.reserved));
+    }
+  }
+
+  void finish(SagaFacts& saga, Findings& /*out*/) override {
+    for (auto& [id, facts] : saga_.orders) {
+      auto& merged = saga.orders[id];
+      merged.inventory_reservations = facts.inventory_reservations;
+      merged.inventory_refusals = facts.inventory_refusals;
+      merged.inventory_releases = facts.inventory_releases;
+      merged.inventory_consumptions = facts.inventory_consumptions;
+      merged.inventory_at = facts.inventory_at;
+    }
+  }
+
+ private:
+  SagaFacts::Order& note(const AuditEvent& e, std::int64_t order) {
+    auto& facts = saga_.orders[order];
+    if (facts.inventory_at.topic.empty()) {
+      facts.inventory_at = e.at;
+    }
+    return facts;
+  }
+
+  // A release or consumption settles a reservation, once.
+  static void settle(const AuditEvent& e, State was, std::int64_t order, Findings& out) {
+    if (was == State::Released || was == State::Consumed) {
+      report(out, e, "settled_twice", "order " + std::to_string(order) + " was already " + name(was));
+    } else if (was != State::Reserved) {
+      report(out, e, "settled_without_reservation",
+             "order " + std::to_string(order) + " holds no reservation here (" + name(was) + ")");
+    }
+  }
+
+  std::unordered_map<std::int64_t, Ledger> ledgers_;
+  SagaFacts saga_;
+};
+
+}  // namespace
+
+std::unique_ptr<KindChecker> make_inventory_checker() {
+  return std::make_unique<InventoryChecker>();
+}
+
+std::string fold_inventory(const std::vector<AuditEvent>& events) {
+  Ledger l;
+  for (const auto& e : events) {
+    evolve(l, decode(e.type, e.data), e.version, e.time);
+  }
+  if (l.item.version == 0) {
+    return "null";
+  }
+  const auto& i = l.item;
+  json::Writer w;
+  w.begin_object().field("petId", i.pet_id).field("tracked", i.tracked).field("petStatus", to_string(i.pet_status));
+  w.field("quantity", i.quantity).field("reserved", i.reserved).field("status", to_string(i.status));
+  w.field("version", i.version).field("updatedAt", i.updated_at);
+  w.key("orders").begin_object();
+  for (const auto& [order, r] : l.orders) {
+    w.key(std::to_string(order)).begin_object().field("state", name(r.state)).field("quantity", r.quantity).end_object();
+  }
+  w.end_object().end_object();
+  return w.finish();
+}
+
+}  // namespace petstore::audit

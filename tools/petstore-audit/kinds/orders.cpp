@@ -1,0 +1,105 @@
+// The order rules, decided with the orders service's own domain: its decoding
+// (domain/events.h) and fold (domain/evolve.h). The life cycle is the one
+// domain/order.h documents: placed -> reserved | rejected | cancelled;
+// reserved -> completed | cancelled; the rest is final.
+#include <stdexcept>
+#include <unordered_map>
+
+#include "domain/events.h"
+#include "domain/evolve.h"
+#include "json/writer.h"
+#include "kind_module.h"
+
+namespace petstore::audit {
+
+namespace {
+
+using namespace petstore::orders;
+
+bool allowed(OrderStatus from, const Event& to) {
+  switch (from) {
+    case OrderStatus::Placed:
+      return std::holds_alternative<OrderReserved>(to) || std::holds_alternative<OrderRejected>(to) ||
+             std::holds_alternative<OrderCancelled>(to);
+    case OrderStatus::Reserved:
+      return std::holds_alternative<OrderCompleted>(to) || std::holds_alternative<OrderCancelled>(to);
+    default:
+      return false;
+  }
+}
+
+class OrdersChecker final : public KindChecker {
+ public:
+  void on_event(const AuditEvent& e, Findings& out) override {
+    Event event;
+    try {
+      event = decode(e.type, e.data);
+    } catch (const std::invalid_argument& ex) {
+      report(out, e, "undecodable", ex.what());
+      return;
+    }
+    const bool placed = std::holds_alternative<OrderPlaced>(event);
+    if (placed != (e.version == 1)) {
+      report(out, e, "creation_not_first",
+             placed ? "a placement at version " + std::to_string(e.version) : "version 1 is not a placement");
+    }
+    auto& order = orders_[e.subject];
+    if (!placed && order.version > 0 && !allowed(order.status, event)) {
+      report(out, e, "illegal_transition",
+             std::string(e.type) + " for an order that is " + std::string(to_string(order.status)));
+      return;
+    }
+    evolve(order, event, e.version, e.time);
+    auto& facts = saga_.orders[e.subject];
+    if (placed) {
+      facts.placed = true;
+      facts.placed_at = e.at;
+      facts.placed_time = e.time;
+      facts.placed_timestamp_ms = e.timestamp_ms;
+      facts.pet_id = order.pet_id;
+    }
+    facts.status = std::string(to_string(order.status));
+  }
+
+  void finish(SagaFacts& saga, Findings& /*out*/) override {
+    for (auto& [id, facts] : saga_.orders) {
+      auto& merged = saga.orders[id];
+      merged.placed = facts.placed;
+      merged.placed_at = facts.placed_at;
+      merged.placed_time = facts.placed_time;
+      merged.placed_timestamp_ms = facts.placed_timestamp_ms;
+      merged.pet_id = facts.pet_id;
+      merged.status = facts.status;
+    }
+  }
+
+ private:
+  std::unordered_map<std::int64_t, Order> orders_;
+  SagaFacts saga_;
+};
+
+}  // namespace
+
+std::unique_ptr<KindChecker> make_orders_checker() {
+  return std::make_unique<OrdersChecker>();
+}
+
+std::string fold_order(const std::vector<AuditEvent>& events) {
+  Order o;
+  for (const auto& e : events) {
+    evolve(o, decode(e.type, e.data), e.version, e.time);
+  }
+  if (o.version == 0) {
+    return "null";
+  }
+  json::Writer w;
+  w.begin_object().field("id", o.id).field("petId", o.pet_id).field("quantity", o.quantity);
+  w.optional_field("shipDate", o.ship_date).field("status", to_string(o.status)).field("complete", o.complete());
+  if (o.rejection) {
+    w.field("rejection", to_string(*o.rejection));
+  }
+  w.field("version", o.version).field("createdAt", o.created_at).field("updatedAt", o.updated_at).end_object();
+  return w.finish();
+}
+
+}  // namespace petstore::audit

@@ -1,0 +1,122 @@
+// The pets and categories rules, decided with the pets service's own domain:
+// its decoding (domain/events.h), fold (domain/evolve.h) and life cycle
+// (domain/status_machine.h).
+#include <stdexcept>
+#include <unordered_map>
+
+#include "domain/events.h"
+#include "domain/evolve.h"
+#include "domain/status_machine.h"
+#include "json/writer.h"
+#include "kind_module.h"
+#include "util/overloaded.h"
+
+namespace petstore::audit {
+
+namespace {
+
+using namespace petstore::pets;
+
+struct Life {
+  bool deleted = false;
+  std::optional<PetStatus> status;  // pets only
+};
+
+class PetsChecker final : public KindChecker {
+ public:
+  void on_event(const AuditEvent& e, Findings& out) override {
+    Event event;
+    try {
+      event = decode(e.type, e.data);
+    } catch (const std::invalid_argument& ex) {
+      report(out, e, "undecodable", ex.what());
+      return;
+    }
+    auto& life = lives_[{e.kind == Kind::Categories, e.subject}];
+    if (life.deleted) {
+      report(out, e, "after_deletion", std::string(e.type) + " after the aggregate's deletion");
+      return;
+    }
+    const bool creation = std::holds_alternative<PetCreated>(event) || std::holds_alternative<CategoryCreated>(event);
+    if (creation != (e.version == 1)) {
+      report(out, e, "creation_not_first",
+             creation ? "a creation at version " + std::to_string(e.version) : "version 1 is not a creation");
+    }
+    std::visit(Overloaded{
+                   [&](const PetCreated& c) { life.status = c.status; },
+                   [&](const PetUpdated& u) { step(e, life, life.status.value_or(u.status), u.status, out); },
+                   [&](const PetStatusChanged& s) {
+                     if (life.status && *life.status != s.from) {
+                       report(out, e, "status_mismatch",
+                              "changes from " + std::string(to_string(s.from)) + " but the pet is " +
+                                  std::string(to_string(*life.status)));
+                     }
+                     step(e, life, s.from, s.to, out);
+                   },
+                   [&](const auto& other) {
+                     if constexpr (std::is_same_v<std::decay_t<decltype(other)>, PetDeleted> ||
+                                   std::is_same_v<std::decay_t<decltype(other)>, CategoryDeleted>) {
+                       life.deleted = true;
+                     }
+                   },
+               },
+               event);
+  }
+
+  void finish(SagaFacts& /*saga*/, Findings& /*out*/) override {}
+
+ private:
+  static void step(const AuditEvent& e, Life& life, PetStatus from, PetStatus to, Findings& out) {
+    if (from != to && !can_transition(from, to)) {
+      report(out, e, "illegal_transition",
+             std::string(to_string(from)) + " -> " + std::string(to_string(to)) + " breaks the pet life cycle");
+    }
+    life.status = to;
+  }
+
+  struct KeyHash {
+    size_t operator()(const std::pair<bool, std::int64_t>& k) const noexcept {
+      return std::hash<std::int64_t>()(k.second) ^ static_cast<size_t>(k.first);
+    }
+  };
+  std::unordered_map<std::pair<bool, std::int64_t>, Life, KeyHash> lives_;
+};
+
+}  // namespace
+
+std::unique_ptr<KindChecker> make_pets_checker() {
+  return std::make_unique<PetsChecker>();
+}
+
+std::string fold_pet_or_category(const std::vector<AuditEvent>& events) {
+  Catalogue state;
+  std::int64_t id = 0;
+  bool category = false;
+  for (const auto& e : events) {
+    evolve(state, decode(e.type, e.data), e.version, e.time);
+    id = e.subject;
+    category = e.kind == Kind::Categories;
+  }
+  json::Writer w;
+  if (category) {
+    const auto it = state.categories.find(id);
+    if (it == state.categories.end()) {
+      return "null";
+    }
+    const auto& c = it->second;
+    w.begin_object().field("id", c.id).field("name", c.name).optional_field("description", c.description);
+    w.field("version", c.version).end_object();
+  } else {
+    const auto it = state.pets.find(id);
+    if (it == state.pets.end()) {
+      return "null";
+    }
+    const auto& p = it->second;
+    w.begin_object().field("id", p.id).field("name", p.name).field("categoryId", p.category_id);
+    w.field("status", to_string(p.status)).field("version", p.version);
+    w.field("createdAt", p.created_at).field("updatedAt", p.updated_at).end_object();
+  }
+  return w.finish();
+}
+
+}  // namespace petstore::audit

@@ -1,0 +1,163 @@
+#include "log_reader.h"
+
+#include <array>
+#include <map>
+#include <stdexcept>
+
+#include "progress.h"
+
+namespace petstore::audit {
+
+namespace {
+constexpr int kMetadataTimeoutMs = 10000;
+constexpr size_t kBatch = 4096;
+}  // namespace
+
+LogReader::LogReader(const std::string& brokers, const std::vector<std::string>& topics, const ReadBounds& bounds) {
+  auto conf = kafka::make_conf({
+      {"bootstrap.servers", brokers},
+      // No group is joined (partitions are assigned by hand) and nothing is
+      // committed; librdkafka still wants a name for the consumer.
+      {"group.id", "petstore-audit"},
+      {"enable.auto.commit", "false"},
+      {"enable.auto.offset.store", "false"},
+      // A partition whose last offsets hold no data record (a transaction
+      // marker on a real cluster) ends with an EOF event instead.
+      {"enable.partition.eof", "true"},
+      // Large fetches: the audit reads a whole log as fast as it can.
+      {"fetch.max.bytes", "104857600"},
+      {"max.partition.fetch.bytes", "16777216"},
+      {"queued.max.messages.kbytes", "1048576"},
+      // The local broker holds an empty fetch for the whole wait; partitions
+      // that are done are unassigned, so this only matters at the very end.
+      {"fetch.wait.max.ms", "50"},
+  });
+  std::array<char, 512> err{};
+  rk_.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), err.data(), err.size()));
+  if (!rk_) {
+    throw std::runtime_error(std::string("cannot create a Kafka consumer: ") + err.data());
+  }
+  static_cast<void>(conf.release());
+  rd_kafka_poll_set_consumer(rk_.get());
+
+  for (const auto& topic : topics) {
+    const int n = kafka::partition_count(rk_.get(), topic, kMetadataTimeoutMs);
+    partition_counts_.emplace_back(topic, n);
+    for (int p = 0; p < n; ++p) {
+      std::int64_t low = 0;
+      std::int64_t high = 0;
+      if (const auto e = rd_kafka_query_watermark_offsets(rk_.get(), topic.c_str(), p, &low, &high,
+                                                          kMetadataTimeoutMs);
+          e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        throw std::runtime_error("cannot read the offsets of " + topic + "/" + std::to_string(p) + ": " +
+                                 rd_kafka_err2str(e));
+      }
+      Range r{topic, p, low, high};
+      if (bounds.until_offset) {
+        r.end = std::min(r.end, *bounds.until_offset);
+      }
+      ranges_.push_back(r);
+    }
+  }
+  if (bounds.until_time_ms) {
+    // The first offset whose timestamp is after the bound ends each partition.
+    const kafka::PartitionListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(ranges_.size())));
+    for (const auto& r : ranges_) {
+      rd_kafka_topic_partition_list_add(list.get(), r.topic.c_str(), r.partition)->offset = *bounds.until_time_ms + 1;
+    }
+    if (const auto e = rd_kafka_offsets_for_times(rk_.get(), list.get(), kMetadataTimeoutMs);
+        e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      throw std::runtime_error(std::string("cannot look offsets up by time: ") + rd_kafka_err2str(e));
+    }
+    for (int i = 0; i < list->cnt; ++i) {
+      auto& r = ranges_[static_cast<size_t>(i)];
+      // -1: no record after the bound, so the partition's end stands.
+      if (const auto offset = list->elems[i].offset; offset >= 0) {
+        r.end = std::min(r.end, offset);
+      }
+    }
+  }
+  for (const auto& r : ranges_) {
+    expected_ += std::max<std::int64_t>(0, r.end - r.begin);
+  }
+}
+
+LogReader::~LogReader() {
+  if (rk_) {
+    rd_kafka_consumer_close(rk_.get());
+  }
+}
+
+int LogReader::partitions(const std::string& topic) const {
+  for (const auto& [name, n] : partition_counts_) {
+    if (name == topic) {
+      return n;
+    }
+  }
+  return 0;
+}
+
+void LogReader::read(const std::function<void(const kafka::Message&, std::int64_t)>& on_record, Progress* progress,
+                     std::chrono::milliseconds stall) {
+  std::map<std::pair<std::string, std::int32_t>, std::int64_t> ends;
+  const kafka::PartitionListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(ranges_.size())));
+  for (const auto& r : ranges_) {
+    if (r.begin < r.end) {
+      rd_kafka_topic_partition_list_add(list.get(), r.topic.c_str(), r.partition)->offset = r.begin;
+      ends[{r.topic, r.partition}] = r.end;
+    }
+  }
+  if (ends.empty()) {
+    return;
+  }
+  if (const auto e = rd_kafka_assign(rk_.get(), list.get()); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw std::runtime_error(std::string("cannot assign the partitions: ") + rd_kafka_err2str(e));
+  }
+  struct QueueDeleter {
+    void operator()(rd_kafka_queue_t* q) const noexcept { rd_kafka_queue_destroy(q); }
+  };
+  const std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_get_consumer(rk_.get()));
+  std::vector<rd_kafka_message_t*> batch(kBatch);
+  auto last_progress = std::chrono::steady_clock::now();
+  std::string last_error;
+  while (!ends.empty()) {
+    const auto n = rd_kafka_consume_batch_queue(queue.get(), 100, batch.data(), batch.size());
+    if (n <= 0) {
+      if (std::chrono::steady_clock::now() - last_progress > stall) {
+        throw std::runtime_error("the broker stopped delivering records" +
+                                 (last_error.empty() ? std::string() : " (" + last_error + ")"));
+      }
+      continue;
+    }
+    for (ssize_t i = 0; i < n; ++i) {
+      const kafka::MessagePtr m(batch[static_cast<size_t>(i)]);
+      if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        // At the end as it is now, which is at or past the end as it was.
+        ends.erase({rd_kafka_topic_name(m->rkt), m->partition});
+        continue;
+      }
+      if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        last_error = rd_kafka_message_errstr(m.get());
+        continue;
+      }
+      const std::string topic = rd_kafka_topic_name(m->rkt);
+      const auto it = ends.find({topic, m->partition});
+      if (it == ends.end() || m->offset >= it->second) {
+        continue;  // past the bound, or a partition already done
+      }
+      last_progress = std::chrono::steady_clock::now();
+      rd_kafka_timestamp_type_t type{};
+      const auto timestamp = rd_kafka_message_timestamp(m.get(), &type);
+      on_record(kafka::to_message(*m), timestamp);
+      if (progress != nullptr) {
+        progress->advance();
+      }
+      if (m->offset + 1 >= it->second) {
+        ends.erase(it);
+      }
+    }
+  }
+  rd_kafka_assign(rk_.get(), nullptr);
+}
+
+}  // namespace petstore::audit

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kafka/consumer.h"
+
+namespace petstore::audit {
+
+// Where reading stops, in every partition: before the first record at or
+// beyond `until_offset`, or whose timestamp is after `until_time_ms`; at the
+// end as it stood when reading began otherwise.
+struct ReadBounds {
+  std::optional<std::int64_t> until_offset;
+  std::optional<std::int64_t> until_time_ms;
+};
+
+class Progress;
+
+// Reads whole topics from their first record to the bounds, every partition,
+// without a consumer group (nothing is committed, and no one else's
+// assignment moves). Records of one partition arrive in order; partitions
+// interleave.
+class LogReader {
+ public:
+  LogReader(const std::string& brokers, const std::vector<std::string>& topics, const ReadBounds& bounds);
+  ~LogReader();
+  LogReader(const LogReader&) = delete;
+  LogReader& operator=(const LogReader&) = delete;
+
+  // Records between the first offsets and the bounds: what read() will deliver.
+  [[nodiscard]] std::int64_t expected() const { return expected_; }
+  [[nodiscard]] int partitions(const std::string& topic) const;
+
+  // Calls `on_record` for each record and its timestamp (ms since the epoch).
+  // Throws std::runtime_error when the broker stops answering for `stall`.
+  void read(const std::function<void(const kafka::Message&, std::int64_t)>& on_record, Progress* progress,
+            std::chrono::milliseconds stall = std::chrono::seconds(30));
+
+ private:
+  struct Range {
+    std::string topic;
+    std::int32_t partition = 0;
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+  };
+  kafka::HandlePtr rk_;
+  std::vector<Range> ranges_;
+  std::vector<std::pair<std::string, int>> partition_counts_;
+  std::int64_t expected_ = 0;
+};
+
+}  // namespace petstore::audit

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "audit_event.h"
+#include "data_schema.h"
+#include "kafka/consumer.h"
+
+namespace petstore::audit {
+
+// The topic of each aggregate kind (KAFKA_TOPIC_* as the services read
+// them, or the audit's flags) and its partition count.
+struct Topics {
+  std::map<Kind, std::string> names{{Kind::Pets, "petstore.pets.v1"},
+                                    {Kind::Categories, "petstore.categories.v1"},
+                                    {Kind::Orders, "petstore.orders.v1"},
+                                    {Kind::Inventory, "petstore.inventory.v1"}};
+  std::map<std::string, int, std::less<>> partitions;  // filled from the broker
+
+  [[nodiscard]] std::optional<Kind> kind_of(std::string_view topic) const;
+};
+
+// Checks that one record is an event of the contract (docs/events.md):
+// - the CloudEvents binary-mode headers: each present exactly once,
+//   ce_specversion 1.0, ce_id a UUID, ce_type known and of the topic's
+//   kind, ce_source the kind's service, ce_subject the record key (a
+//   positive decimal id), ce_sequence 19 digits from 1, ce_time RFC 3339,
+//   ce_schemaversion a version the contract has, content-type
+//   application/json, ce_dataschema (when present) naming that schema;
+// - the partition is murmur2(key) modulo the topic's partition count;
+// - the data is JSON that validates against its schema, and names the
+//   subject (id, or petId for a stock ledger).
+// Returns the event, or nullopt after adding what is wrong to `out`.
+std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms, const Topics& topics,
+                                       const SchemaRegistry& schemas, Findings& out);
+
+// The dataschema attribute for a type and version: the schema's path in the
+// repository, schemas/events/<name>[.v<N>].json (docs/events.md).
+std::string dataschema_for(std::string_view type, int version);
+
+}  // namespace petstore::audit

@@ -1,0 +1,129 @@
+#include "verify.h"
+
+namespace petstore::audit {
+
+namespace {
+
+// A UUID's 32 hex digits as two 64-bit halves (check_record has already
+// refused anything else).
+std::pair<std::uint64_t, std::uint64_t> uuid_bits(std::string_view id) {
+  std::uint64_t hi = 0;
+  std::uint64_t lo = 0;
+  int n = 0;
+  for (const char c : id) {
+    if (c == '-') {
+      continue;
+    }
+    const auto nibble = static_cast<std::uint64_t>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    auto& half = n < 16 ? hi : lo;
+    half = (half << 4) | nibble;
+    ++n;
+  }
+  return {hi, lo};
+}
+
+}  // namespace
+
+Verifier::Verifier(const Topics& topics, VerifyOptions options)
+    : topics_(topics),
+      options_(options),
+      pets_(make_pets_checker()),
+      orders_(make_orders_checker()),
+      inventory_(make_inventory_checker()) {}
+
+Verifier::~Verifier() = default;
+
+KindChecker& Verifier::checker(Kind k) {
+  switch (k) {
+    case Kind::Orders:
+      return *orders_;
+    case Kind::Inventory:
+      return *inventory_;
+    default:
+      return *pets_;
+  }
+}
+
+void Verifier::add(const kafka::Message& m, std::int64_t timestamp_ms) {
+  ++report_.records;
+  auto& out = report_.findings;
+  const auto event = check_record(m, timestamp_ms, topics_, schemas_, out);
+  if (!event) {
+    return;
+  }
+  const auto& e = *event;
+  ++report_.events[e.kind];
+  if (!event_ids_.insert(uuid_bits(e.id)).second) {
+    report(out, e, "duplicate_event_id", "ce_id " + e.id + " was used before");
+  }
+
+  auto [it, first] = versions_.try_emplace({e.kind, e.subject}, 0);
+  if (first) {
+    ++report_.aggregates[e.kind];
+  }
+  auto& last = it->second;
+  if (e.version <= last) {
+    report(out, e, "duplicate_version",
+           "version " + std::to_string(e.version) + " after version " + std::to_string(last));
+    return;
+  }
+  if (e.version != last + 1) {
+    report(out, e, "sequence_gap",
+           "version " + std::to_string(e.version) + " follows version " + std::to_string(last));
+  }
+  last = e.version;
+
+  if (e.version == 1 && e.kind != Kind::Inventory) {  // a stock ledger shares its pet's id
+    const auto [creator, fresh] = creators_.try_emplace(e.subject, e.kind);
+    if (!fresh && creator->second != e.kind) {
+      report(out, e, "id_reused",
+             std::string("id already names a ") + to_string(creator->second) + ", not a " + to_string(e.kind));
+    }
+  }
+  checker(e.kind).on_event(e, out);
+}
+
+VerifyReport Verifier::finish() {
+  SagaFacts saga;
+  auto& out = report_.findings;
+  pets_->finish(saga, out);
+  orders_->finish(saga, out);
+  inventory_->finish(saga, out);
+  const auto now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(options_.now.time_since_epoch()).count();
+  for (const auto& [id, o] : saga.orders) {
+    const auto finding = [&, id = id](const Position& at, std::string rule, std::string detail) {
+      out.push_back({at, "", id, std::move(rule), std::move(detail)});
+    };
+    const int answers = o.inventory_reservations + o.inventory_refusals;
+    if (!o.placed) {
+      finding(o.inventory_at, "unknown_order", "the inventory recorded an order the log never placed");
+      continue;
+    }
+    if (answers > 1) {
+      finding(o.inventory_at, "decided_twice",
+              "the inventory answered order " + std::to_string(id) + " " + std::to_string(answers) + " times");
+    }
+    if (o.inventory_releases + o.inventory_consumptions > 1) {
+      finding(o.inventory_at, "settled_twice",
+              "the inventory settled order " + std::to_string(id) + " more than once");
+    }
+    if ((o.status == "reserved" || o.status == "completed") && o.inventory_reservations == 0) {
+      finding(o.placed_at, "outcome_without_inventory", "the order is " + o.status + " but no stock was reserved");
+    }
+    if (o.status == "rejected" && o.inventory_refusals == 0) {
+      finding(o.placed_at, "outcome_without_inventory", "the order was rejected but the inventory refused nothing");
+    }
+    if (o.status == "placed") {
+      const std::chrono::milliseconds age(now_ms - o.placed_timestamp_ms);
+      report_.pending.push_back({id, o.placed_at, o.placed_time, age});
+      if (options_.max_pending_age && age > *options_.max_pending_age) {
+        finding(o.placed_at, "unresolved_order",
+                "placed " + std::to_string(age.count() / 1000) + " s ago and still not reserved or rejected");
+      }
+    }
+  }
+  return std::move(report_);
+}
+
+}  // namespace petstore::audit

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "audit_event.h"
+#include "data_schema.h"
+#include "kafka/consumer.h"
+#include "kind_module.h"
+#include "record.h"
+
+namespace petstore::audit {
+
+struct VerifyOptions {
+  // A placed order with no answer from the inventory is listed as pending;
+  // past this age it is also a violation (unset: listed only).
+  std::optional<std::chrono::milliseconds> max_pending_age;
+  std::chrono::system_clock::time_point now = std::chrono::system_clock::now();
+};
+
+struct PendingOrder {
+  std::int64_t id = 0;
+  Position at;
+  std::string placed_time;
+  std::chrono::milliseconds age{0};
+};
+
+struct VerifyReport {
+  std::int64_t records = 0;
+  std::map<Kind, std::int64_t> events;      // valid events per kind
+  std::map<Kind, std::int64_t> aggregates;  // aggregates per kind
+  Findings findings;
+  std::vector<PendingOrder> pending;
+};
+
+// Checks the invariants of docs/audit.md over a log read in any interleaving
+// of partitions: per-aggregate rules run as records arrive (an aggregate
+// lives in one partition, in order), rules across aggregates and topics run
+// in finish(). It reads nothing but the records.
+class Verifier {
+ public:
+  Verifier(const Topics& topics, VerifyOptions options);
+  ~Verifier();
+  Verifier(const Verifier&) = delete;
+  Verifier& operator=(const Verifier&) = delete;
+
+  void add(const kafka::Message& m, std::int64_t timestamp_ms);
+  VerifyReport finish();
+
+ private:
+  KindChecker& checker(Kind k);
+
+  const Topics& topics_;
+  VerifyOptions options_;
+  SchemaRegistry schemas_;
+  VerifyReport report_;
+  std::unique_ptr<KindChecker> pets_;
+  std::unique_ptr<KindChecker> orders_;
+  std::unique_ptr<KindChecker> inventory_;
+
+  struct AggregateKey {
+    Kind kind;
+    std::int64_t id;
+    bool operator==(const AggregateKey&) const = default;
+  };
+  struct AggregateHash {
+    size_t operator()(const AggregateKey& k) const noexcept {
+      return std::hash<std::int64_t>()(k.id) * 31 + static_cast<size_t>(k.kind);
+    }
+  };
+  std::unordered_map<AggregateKey, std::int64_t, AggregateHash> versions_;
+  // Which kind created each id: ids are unique across pets, categories and orders.
+  std::unordered_map<std::int64_t, Kind> creators_;
+  // ce_ids seen, as 128-bit values (a UUID's 32 hex digits).
+  struct IdHash {
+    size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& id) const noexcept {
+      return static_cast<size_t>(id.first ^ (id.second * 0x9E3779B97F4A7C15ULL));
+    }
+  };
+  std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, IdHash> event_ids_;
+};
+
+}  // namespace petstore::audit
