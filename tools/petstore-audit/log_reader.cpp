@@ -59,24 +59,7 @@ LogReader::LogReader(const std::string& brokers, const std::vector<std::string>&
       ranges_.push_back(r);
     }
   }
-  if (bounds.until_time_ms) {
-    // The first offset whose timestamp is after the bound ends each partition.
-    const kafka::PartitionListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(ranges_.size())));
-    for (const auto& r : ranges_) {
-      rd_kafka_topic_partition_list_add(list.get(), r.topic.c_str(), r.partition)->offset = *bounds.until_time_ms + 1;
-    }
-    if (const auto e = rd_kafka_offsets_for_times(rk_.get(), list.get(), kMetadataTimeoutMs);
-        e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      throw std::runtime_error(std::string("cannot look offsets up by time: ") + rd_kafka_err2str(e));
-    }
-    for (int i = 0; i < list->cnt; ++i) {
-      auto& r = ranges_[static_cast<size_t>(i)];
-      // -1: no record after the bound, so the partition's end stands.
-      if (const auto offset = list->elems[i].offset; offset >= 0) {
-        r.end = std::min(r.end, offset);
-      }
-    }
-  }
+  until_time_ms_ = bounds.until_time_ms;
   for (const auto& r : ranges_) {
     expected_ += std::max<std::int64_t>(0, r.end - r.begin);
   }
@@ -148,7 +131,11 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
       last_progress = std::chrono::steady_clock::now();
       rd_kafka_timestamp_type_t type{};
       const auto timestamp = rd_kafka_message_timestamp(m.get(), &type);
-      on_record(kafka::to_message(*m), timestamp);
+      // Every record is looked at: timestamps (the producers' clocks) need
+      // not grow along a partition, so a later record may still be in bounds.
+      if (!until_time_ms_ || timestamp <= *until_time_ms_) {
+        on_record(kafka::to_message(*m), timestamp);
+      }
       if (progress != nullptr) {
         progress->advance();
       }

@@ -11,9 +11,9 @@
 
 namespace petstore::audit {
 
-// Where reading stops, in every partition: before the first record at or
-// beyond `until_offset`, or whose timestamp is after `until_time_ms`; at the
-// end as it stood when reading began otherwise.
+// Which records are read, in every partition: those before `until_offset`
+// and no later than the end as it stood when reading began; of those, the
+// ones whose timestamp is not after `until_time_ms`.
 struct ReadBounds {
   std::optional<std::int64_t> until_offset;
   std::optional<std::int64_t> until_time_ms;
@@ -52,6 +52,7 @@ class LogReader {
   std::vector<Range> ranges_;
   std::vector<std::pair<std::string, int>> partition_counts_;
   std::int64_t expected_ = 0;
+  std::optional<std::int64_t> until_time_ms_;
 };
 
 }  // namespace petstore::audit
