@@ -116,7 +116,7 @@ bool mentions(const AuditEvent& e, Kind kind, std::int64_t id) {
 template <typename Keep>
 std::vector<AuditEvent> collect(const Options& o, const char* label, Keep keep, std::int64_t& invalid) {
   Topics topics = o.topics;
-  const SchemaRegistry schemas;
+  const auto& schemas = SchemaRegistry::contract();
   std::vector<AuditEvent> out;
   Findings ignored;
   read_log(o, topics, label, [&](const kafka::Message& m, std::int64_t ts) {

@@ -257,6 +257,11 @@ SchemaRegistry::SchemaRegistry() {
   }
 }
 
+const SchemaRegistry& SchemaRegistry::contract() {
+  static const SchemaRegistry registry;
+  return registry;
+}
+
 const DataSchema* SchemaRegistry::find(std::string_view type, int version) const {
   const auto it = schemas_.find(std::pair{std::string(type), version});
   return it == schemas_.end() ? nullptr : &it->second;

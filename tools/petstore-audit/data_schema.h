@@ -45,6 +45,8 @@ class DataSchema {
 class SchemaRegistry {
  public:
   SchemaRegistry();
+  // The embedded contract, compiled on first use and shared.
+  static const SchemaRegistry& contract();
 
   // nullptr when the contract has no schema for that type and version.
   [[nodiscard]] const DataSchema* find(std::string_view type, int version) const;

@@ -58,7 +58,7 @@ class Verifier {
 
   const Topics& topics_;
   VerifyOptions options_;
-  SchemaRegistry schemas_;
+  const SchemaRegistry& schemas_ = SchemaRegistry::contract();
   VerifyReport report_;
   std::unique_ptr<KindChecker> pets_;
   std::unique_ptr<KindChecker> orders_;
