@@ -45,6 +45,9 @@ void print_findings_text(const VerifyReport& r, double seconds) {
                 std::to_string(r.aggregates.count(kind) != 0 ? r.aggregates.at(kind) : 0) + " aggregates)";
   }
   std::printf("; %lld valid events: %s\n", static_cast<long long>(events), per_kind.c_str());
+  for (const auto& [type, n] : r.types) {
+    std::printf("  %-44s %lld\n", type.c_str(), static_cast<long long>(n));
+  }
   for (const auto& p : r.pending) {
     std::printf("pending order %lld, placed %s (%s), %.1f s ago\n", static_cast<long long>(p.id),
                 p.placed_time.c_str(), p.at.str().c_str(), static_cast<double>(p.age.count()) / 1000);
@@ -67,6 +70,10 @@ void print_findings_json(const VerifyReport& r) {
   w.end_object().key("aggregates").begin_object();
   for (const auto& [kind, n] : r.aggregates) {
     w.field(to_string(kind), n);
+  }
+  w.end_object().key("types").begin_object();
+  for (const auto& [type, n] : r.types) {
+    w.field(type, n);
   }
   w.end_object().key("violations").begin_array();
   for (const auto& f : r.findings) {

@@ -19,8 +19,23 @@ struct DataSchema::Node {
   std::optional<std::int64_t> maximum;
   std::optional<std::int64_t> min_length;
   std::optional<std::int64_t> max_length;
-  bool date_time = false;
+  enum class Format { None, DateTime, Uuid, Decimal, Sequence };
+  Format format = Format::None;
 };
+
+bool is_uuid(std::string_view s) {
+  if (s.size() != 36) {
+    return false;
+  }
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+      return false;
+    }
+  }
+  return true;
+}
 
 namespace {
 
@@ -110,15 +125,52 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
     } else if (key == "maxLength") {
       n.max_length = integer_keyword(value, where, "maxLength");
     } else if (key == "format") {
-      if (!value.IsString() || std::string_view(value.GetString()) != "date-time") {
-        refuse(where, "the only format known is date-time");
+      const std::string_view f = value.IsString() ? value.GetString() : "";
+      if (f == "date-time") {
+        n.format = Node::Format::DateTime;
+      } else if (f == "uuid") {
+        n.format = Node::Format::Uuid;
+      } else if (f == "decimal") {
+        n.format = Node::Format::Decimal;
+      } else if (f == "sequence") {
+        n.format = Node::Format::Sequence;
+      } else {
+        refuse(where, "formats known: date-time, uuid, decimal, sequence");
       }
-      n.date_time = true;
     } else {
       refuse(where, "keyword " + std::string(key) + " is not implemented");
     }
   }
   return n;
+}
+
+// Digits only, no sign, no leading zero: what a decimal id looks like.
+bool is_decimal(std::string_view s) {
+  if (s.empty() || s.size() > 16 || s[0] == '0') {
+    return false;
+  }
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc() && end == s.data() + s.size() && v >= 1 && v < (std::int64_t{1} << 53);
+}
+
+std::optional<std::string> check_format(Node::Format f, std::string_view s) {
+  switch (f) {
+    case Node::Format::DateTime:
+      return text::is_date_time(s) ? std::nullopt : std::optional<std::string>("is not an RFC 3339 date-time");
+    case Node::Format::Uuid:
+      return is_uuid(s) ? std::nullopt : std::optional<std::string>("is not a UUID");
+    case Node::Format::Decimal:
+      return is_decimal(s) ? std::nullopt : std::optional<std::string>("is not a positive decimal below 2^53");
+    case Node::Format::Sequence:
+      return s.size() == 19 && s.find_first_not_of("0123456789") == std::string_view::npos &&
+                     s.find_first_not_of('0') != std::string_view::npos
+                 ? std::nullopt
+                 : std::optional<std::string>("is not a version of 19 digits from 1");
+    case Node::Format::None:
+      break;
+  }
+  return std::nullopt;
 }
 
 bool has_type(const rapidjson::Value& v, std::string_view type) {
@@ -212,8 +264,8 @@ std::optional<std::string> check(const Node& n, const rapidjson::Value& v, const
         return at("is not one of the listed values");
       }
     }
-    if (n.date_time && !text::is_date_time(s)) {
-      return at("is not an RFC 3339 date-time");
+    if (const auto problem = check_format(n.format, s)) {
+      return at(*problem);
     }
   } else if (!n.enumeration.empty()) {
     return at("is not one of the listed values");
@@ -255,6 +307,11 @@ SchemaRegistry::SchemaRegistry() {
     schemas_.emplace(std::pair{type, version}, DataSchema::compile(text));
     types_.insert(std::move(type));
   }
+}
+
+const DataSchema& headers_schema() {
+  static const DataSchema schema = DataSchema::compile(headers_schema_text());
+  return schema;
 }
 
 const SchemaRegistry& SchemaRegistry::contract() {

@@ -20,7 +20,8 @@ namespace petstore::audit {
 //
 // Keywords: type, properties, required, additionalProperties (a boolean),
 // enum (of strings), minimum and maximum (integers), minLength and maxLength
-// (in code points), format (date-time); title, description and $schema are
+// (in code points), format (date-time, uuid, and the contract's own decimal
+// and sequence: schemas/cloudevents-headers.json); title, description and $schema are
 // notes. A schema that uses anything else is refused when it is compiled, so
 // a schema can never silently mean less than it says.
 class DataSchema {
@@ -58,11 +59,19 @@ class SchemaRegistry {
   std::set<std::string, std::less<>> types_;
 };
 
+// 8-4-4-4-12 hexadecimal digits.
+bool is_uuid(std::string_view s);
+
+// The schema of every record's headers (schemas/cloudevents-headers.json),
+// as an object of header name to value; embedded like the event schemas.
+const DataSchema& headers_schema();
+
 // The embedded files: {file name without .json, text}.
 struct EmbeddedSchema {
   std::string_view name;
   std::string_view text;
 };
 const std::vector<EmbeddedSchema>& embedded_schemas();
+std::string_view headers_schema_text();
 
 }  // namespace petstore::audit

@@ -53,6 +53,7 @@ void Verifier::add(const kafka::Message& m, std::int64_t timestamp_ms) {
   }
   const auto& e = *event;
   ++report_.events[e.kind];
+  ++report_.types[e.type];
   if (!event_ids_.insert(uuid_bits(e.id)).second) {
     report(out, e, "duplicate_event_id", "ce_id " + e.id + " was used before");
   }

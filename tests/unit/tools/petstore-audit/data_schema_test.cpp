@@ -53,6 +53,27 @@ TEST(DataSchema, RefusesKeywordsItDoesNotImplement) {
   EXPECT_THROW(DataSchema::compile("not json"), std::invalid_argument);
 }
 
+TEST(DataSchema, KnowsTheContractsFormats) {
+  const auto s = DataSchema::compile(R"({"properties":{"u":{"format":"uuid"},"d":{"format":"decimal"},
+    "s":{"format":"sequence"}}})");
+  EXPECT_EQ(validate(s, R"({"u":"0b4c5a0e-1f2a-4c3b-8d9e-0123456789ab","d":"115042453602304",
+    "s":"0000000000000000002"})"),
+            std::nullopt);
+  EXPECT_EQ(validate(s, R"({"u":"0b4c5a0e1f2a4c3b8d9e0123456789ab"})"), "/u: is not a UUID");
+  EXPECT_EQ(validate(s, R"({"d":"0115"})"), "/d: is not a positive decimal below 2^53");
+  EXPECT_EQ(validate(s, R"({"d":"9007199254740992"})"), "/d: is not a positive decimal below 2^53");
+  EXPECT_EQ(validate(s, R"({"d":"-1"})"), "/d: is not a positive decimal below 2^53");
+  EXPECT_EQ(validate(s, R"({"s":"0000000000000000000"})"), "/s: is not a version of 19 digits from 1");
+  EXPECT_EQ(validate(s, R"({"s":"2"})"), "/s: is not a version of 19 digits from 1");
+  EXPECT_THROW(DataSchema::compile(R"({"format":"email"})"), std::invalid_argument);
+}
+
+TEST(DataSchema, TheHeadersSchemaCompiles) {
+  rapidjson::Document headers;
+  ASSERT_FALSE(json::parse(R"({"ce_specversion":"1.0"})", headers).has_value());
+  EXPECT_EQ(headers_schema().validate(headers), "/: lacks the required member ce_id");
+}
+
 TEST(SchemaRegistry, CompilesEveryPublishedSchema) {
   const SchemaRegistry registry;
   EXPECT_GE(embedded_schemas().size(), 20U);

@@ -190,9 +190,17 @@ TEST(Verify, EveryRecordIsACloudEventOfTheContract) {
   log.messages().back().value = R"({"id":16,"name":"Rex","categoryId":3,"status":"available","extra":1})";
   a_pet(log, 17);
   log.messages().back().value = "{\"id\":17,\"name\":\"\xff\"}";
+  a_pet(log, 18);
+  log.messages().back().headers.pop_back();  // content-type
+  a_pet(log, 19);
+  log.messages().back().headers.push_back(log.messages().back().headers.front());
+  a_pet(log, 20);
+  log.messages().back().headers[1].value = "not-a-uuid";
   const auto r = log.verify();
-  EXPECT_EQ(rules(r), (Rules{"bad_data", "bad_header", "wrong_partition", "bad_header", "wrong_topic",
-                             "bad_data", "bad_data"}));
+  EXPECT_EQ(rules(r), (Rules{"bad_data", "bad_header", "wrong_partition", "bad_header", "wrong_topic", "bad_data",
+                             "bad_data", "bad_header", "bad_header", "bad_header"}));
+  EXPECT_EQ(r.findings[7].detail, "headers /: lacks the required member content-type");
+  EXPECT_EQ(r.findings[9].detail, "headers /ce_id: is not a UUID");
   EXPECT_EQ(r.events.count(Kind::Pets), 0U);
 }
 
