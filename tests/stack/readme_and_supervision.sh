@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The deployed stack, as a newcomer gets it: scripts/up (with the tree the
 # suite built, on free ports of its own), then the README's "Try it" block,
-# taken from README.md and run as written; then every pets replica is killed
+# taken from README.md and run as written, and after it the "Audit the log"
+# block (verify, history, as-of); then every pets replica is killed
 # with SIGKILL and the test waits for the supervisor to bring them back, seen
 # through the entry point; then scripts/down stops it all. Run by ctest
 # (scripts/test), which passes the build tree as $1.
@@ -31,13 +32,26 @@ awk '/^### Try it/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && /^```$/
   "$ROOT/README.md" >"$WORK/story.sh"
 [[ -s $WORK/story.sh ]] || fail "no Try it block in README.md"
 sed -i "s|base=http://127.0.0.1:8080|base=$base|" "$WORK/story.sh"
-(cd "$WORK" && bash -euo pipefail story.sh) >"$WORK/story.out" 2>&1 || { cat "$WORK/story.out"; fail "the story stopped"; }
-cat "$WORK/story.out"
+# The auditor's block follows in the same shell (it uses the story's $pet and
+# $order), with the tree under test for build/release.
+awk '/^### Audit the log/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && /^```$/ { exit } grab { print }' \
+  "$ROOT/README.md" >"$WORK/audit.sh"
+[[ -s $WORK/audit.sh ]] || fail "no Audit the log block in README.md"
+sed -i "s|build/release/|$TREE/|" "$WORK/audit.sh"
+{ cat "$WORK/story.sh"; echo 'echo ==audit=='; cat "$WORK/audit.sh"; } >"$WORK/both.sh"
+(cd "$WORK" && bash -euo pipefail both.sh) >"$WORK/both.out" 2>&1 || { cat "$WORK/both.out"; fail "the story stopped"; }
+sed '/^==audit==$/,$d' "$WORK/both.out" >"$WORK/story.out"
+sed '1,/^==audit==$/d' "$WORK/both.out" >"$WORK/audit.out"
+cat "$WORK/both.out"
 grep -q '"status":"reserved"' "$WORK/story.out" || fail "the order was not reserved"
 grep -q '"status":"completed"' "$WORK/story.out" || fail "the order was not completed"
 grep -q '"quantity":1' "$WORK/story.out" || fail "the stock is not 1 after selling 2 of 3"
 ! grep -q '"code":' "$WORK/story.out" || fail "an Error in the story"
 [[ $(tail -1 "$WORK/story.out") == 204 ]] || fail "the delete did not answer 204"
+grep -q '^0 violations' "$WORK/audit.out" || fail "verify found violations"
+grep -q 'io.petstore.pet.deleted' "$WORK/audit.out" || fail "the pet's history lacks its deletion"
+grep -q '"type":"io.petstore.order.completed"' "$WORK/audit.out" || fail "the order's history lacks its completion"
+grep -q '"quantity":1,"reserved":0' "$WORK/audit.out" || fail "as-of does not show the stock left"
 
 echo "== SIGKILL every pets replica; the supervisor restarts them"
 key=$(cat "$RUN_DIR/api-key")
