@@ -26,7 +26,8 @@ struct AuditRun {
   std::string out;
 };
 
-bool eventually(const std::function<bool()>& check, std::chrono::milliseconds timeout = std::chrono::seconds(15)) {
+bool eventually(const std::function<bool()>& check,
+                std::chrono::milliseconds timeout = std::chrono::seconds(15)) {
   const auto give_up = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < give_up) {
     if (check()) {
@@ -48,8 +49,8 @@ class PetstoreAuditTest : public ::testing::Test {
     const std::string cmd = std::string(PETSTORE_AUDIT_BINARY) + " --no-progress --brokers " +
                             Stack::get().kafka_brokers + " --topic-pets " + store_->topic("pets") +
                             " --topic-categories " + store_->topic("categories") + " --topic-orders " +
-                            store_->topic("orders") + " --topic-inventory " + store_->topic("inventory") + " " +
-                            args;
+                            store_->topic("orders") + " --topic-inventory " + store_->topic("inventory") +
+                            " " + args;
     AuditRun run;
     FILE* p = popen(cmd.c_str(), "r");
     if (p == nullptr) {
@@ -76,14 +77,17 @@ class PetstoreAuditTest : public ::testing::Test {
   void make_history() {
     const auto cat = id_of(post_json(*http_, "/categories", R"({"name":"Dogs"})"));
     pet_ = id_of(post_json(*http_, "/pets", R"({"name":"Rex","categoryId":)" + std::to_string(cat) + "}"));
-    const auto other = id_of(post_json(*http_, "/pets", R"({"name":"Tom","categoryId":)" + std::to_string(cat) + "}"));
+    const auto other =
+        id_of(post_json(*http_, "/pets", R"({"name":"Tom","categoryId":)" + std::to_string(cat) + "}"));
     ASSERT_TRUE(eventually([&] {
       return http_->Get(("/store/inventory/items/" + std::to_string(pet_)).c_str())->status == 200;
     }));
-    ASSERT_EQ(put_json(*http_, "/store/inventory/items/" + std::to_string(pet_), R"({"quantity":3})")->status, 200);
+    ASSERT_EQ(put_json(*http_, "/store/inventory/items/" + std::to_string(pet_), R"({"quantity":3})")->status,
+              200);
     const auto place = [&](int quantity) {
-      return id_of(post_json(*http_, "/store/orders",
-                             R"({"petId":)" + std::to_string(pet_) + R"(,"quantity":)" + std::to_string(quantity) + "}"));
+      return id_of(post_json(
+          *http_, "/store/orders",
+          R"({"petId":)" + std::to_string(pet_) + R"(,"quantity":)" + std::to_string(quantity) + "}"));
     };
     order_ = place(2);
     ASSERT_TRUE(eventually([&] { return order_status(order_) == "reserved"; }));
@@ -92,9 +96,11 @@ class PetstoreAuditTest : public ::testing::Test {
     ASSERT_TRUE(eventually([&] { return order_status(cancelled) == "reserved"; }));
     ASSERT_EQ(post_json(*http_, "/store/orders/" + std::to_string(cancelled) + "/cancel", "")->status, 200);
     // Refused by the inventory: the client gets 409, the log an order.rejected.
-    ASSERT_EQ(post_json(*http_, "/store/orders", R"({"petId":)" + std::to_string(pet_) + R"(,"quantity":50})")->status,
+    ASSERT_EQ(post_json(*http_, "/store/orders", R"({"petId":)" + std::to_string(pet_) + R"(,"quantity":50})")
+                  ->status,
               409);
-    ASSERT_EQ(put_json(*http_, "/pets/" + std::to_string(other) + "/status", R"({"status":"sold"})")->status, 200);
+    ASSERT_EQ(put_json(*http_, "/pets/" + std::to_string(other) + "/status", R"({"status":"sold"})")->status,
+              200);
     ASSERT_EQ(http_->Delete(("/pets/" + std::to_string(other)).c_str())->status, 204);
     // The inventory settles the cancelled and completed orders after the
     // answer the client got; wait for the pet's ledger to show it.
@@ -124,10 +130,12 @@ TEST_F(PetstoreAuditTest, EveryEventTypeOfTheContractIsWrittenAndValid) {
   }
   // What make_history leaves out: a category's update and deletion, a pet's update.
   const auto cat = id_of(post_json(*http_, "/categories", R"({"name":"Birds"})"));
-  ASSERT_EQ(put_json(*http_, "/categories/" + std::to_string(cat), R"({"name":"Parrots","description":"loud"})")->status,
-            200);
-  ASSERT_EQ(put_json(*http_, "/pets/" + std::to_string(pet_), R"({"name":"Rex II","categoryId":)" +
-                                                                  std::to_string(cat) + R"(,"status":"available"})")
+  ASSERT_EQ(
+      put_json(*http_, "/categories/" + std::to_string(cat), R"({"name":"Parrots","description":"loud"})")
+          ->status,
+      200);
+  ASSERT_EQ(put_json(*http_, "/pets/" + std::to_string(pet_),
+                     R"({"name":"Rex II","categoryId":)" + std::to_string(cat) + R"(,"status":"available"})")
                 ->status,
             200);
   const auto empty = id_of(post_json(*http_, "/categories", R"({"name":"Fish"})"));
@@ -140,7 +148,8 @@ TEST_F(PetstoreAuditTest, EveryEventTypeOfTheContractIsWrittenAndValid) {
   EXPECT_EQ(report["violations"].Size(), 0U);
   const auto& types = report["types"];
   size_t listed = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(PETSTORE_SOURCE_DIR) + "/schemas/events")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(PETSTORE_SOURCE_DIR) + "/schemas/events")) {
     const auto name = entry.path().stem().string();  // pet.created
     if (name.find(".v") != std::string::npos) {
       continue;  // a later schema version of a type already listed
@@ -166,17 +175,20 @@ TEST_F(PetstoreAuditTest, VerifyHistoryAsOfAndCorruptRecords) {
   // and the orders that name it.
   const auto pet_history = audit("history --json --pet " + std::to_string(pet_));
   EXPECT_EQ(pet_history.status, 0);
-  for (const char* type : {"io.petstore.pet.created", "io.petstore.inventory.tracked",
-                           "io.petstore.inventory.stock_set", "io.petstore.order.placed",
-                           "io.petstore.inventory.reserved", "io.petstore.order.rejected"}) {
+  for (const char* type :
+       {"io.petstore.pet.created", "io.petstore.inventory.tracked", "io.petstore.inventory.stock_set",
+        "io.petstore.order.placed", "io.petstore.inventory.reserved", "io.petstore.order.rejected"}) {
     EXPECT_NE(pet_history.out.find(std::string("\"type\":\"") + type + "\""), std::string::npos)
-        << type << " missing from\n" << pet_history.out;
+        << type << " missing from\n"
+        << pet_history.out;
   }
   const auto order_history = audit("history --order " + std::to_string(order_));
   EXPECT_EQ(order_history.status, 0);
-  for (const char* type : {"io.petstore.order.placed", "io.petstore.inventory.reserved", "io.petstore.order.reserved",
-                           "io.petstore.order.completed", "io.petstore.inventory.consumed"}) {
-    EXPECT_NE(order_history.out.find(type), std::string::npos) << type << " missing from\n" << order_history.out;
+  for (const char* type :
+       {"io.petstore.order.placed", "io.petstore.inventory.reserved", "io.petstore.order.reserved",
+        "io.petstore.order.completed", "io.petstore.inventory.consumed"}) {
+    EXPECT_NE(order_history.out.find(type), std::string::npos) << type << " missing from\n"
+                                                               << order_history.out;
   }
 
   // Now: the order is completed. Before the store existed: nothing.
@@ -184,8 +196,8 @@ TEST_F(PetstoreAuditTest, VerifyHistoryAsOfAndCorruptRecords) {
                          std::to_string(order_));
   EXPECT_EQ(now.status, 0);
   EXPECT_NE(now.out.find(R"("status":"completed")"), std::string::npos) << now.out;
-  const auto ledger = audit("as-of " + events::format_time(std::chrono::system_clock::now()) + " --inventory " +
-                            std::to_string(pet_));
+  const auto ledger = audit("as-of " + events::format_time(std::chrono::system_clock::now()) +
+                            " --inventory " + std::to_string(pet_));
   EXPECT_NE(ledger.out.find(R"("quantity":1,"reserved":0)"), std::string::npos) << ledger.out;
   const auto before = audit("as-of 2020-01-01T00:00:00Z --pet " + std::to_string(pet_));
   EXPECT_EQ(before.status, 1);

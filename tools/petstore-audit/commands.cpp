@@ -37,7 +37,8 @@ void read_log(const Options& o, Topics& topics, const char* label, OnRecord on_r
 
 void print_findings_text(const VerifyReport& r, double seconds) {
   std::int64_t events = 0;
-  std::printf("petstore-audit verify: %lld records read in %.1f s", static_cast<long long>(r.records), seconds);
+  std::printf("petstore-audit verify: %lld records read in %.1f s", static_cast<long long>(r.records),
+              seconds);
   std::string per_kind;
   for (const auto& [kind, n] : r.events) {
     events += n;
@@ -54,7 +55,8 @@ void print_findings_text(const VerifyReport& r, double seconds) {
   }
   for (const auto& f : r.findings) {
     std::printf("VIOLATION %s at %s event %s subject %lld: %s\n", f.rule.c_str(), f.at.str().c_str(),
-                f.event_id.empty() ? "-" : f.event_id.c_str(), static_cast<long long>(f.subject), f.detail.c_str());
+                f.event_id.empty() ? "-" : f.event_id.c_str(), static_cast<long long>(f.subject),
+                f.detail.c_str());
   }
   std::printf("%zu violation%s, %zu pending order%s\n", r.findings.size(), r.findings.size() == 1 ? "" : "s",
               r.pending.size(), r.pending.size() == 1 ? "" : "s");
@@ -164,8 +166,8 @@ int run_verify(const Options& o) {
 
 int run_history(const Options& o) {
   std::int64_t invalid = 0;
-  const auto events =
-      collect(o, "history", [&](const AuditEvent& e) { return mentions(e, *o.kind, o.id); }, invalid);
+  const auto events = collect(
+      o, "history", [&](const AuditEvent& e) { return mentions(e, *o.kind, o.id); }, invalid);
   if (invalid > 0) {
     std::fprintf(stderr, "petstore-audit: %lld records are not valid events and are left out (run verify)\n",
                  static_cast<long long>(invalid));
@@ -176,7 +178,10 @@ int run_history(const Options& o) {
       w.begin_object().field("time", e.time).field("topic", e.at.topic);
       w.field("partition", static_cast<std::int64_t>(e.at.partition)).field("offset", e.at.offset);
       w.field("id", e.id).field("type", e.type).field("subject", e.subject).field("version", e.version);
-      w.field("schemaVersion", static_cast<std::int64_t>(e.schema_version)).key("data").raw(e.data).end_object();
+      w.field("schemaVersion", static_cast<std::int64_t>(e.schema_version))
+          .key("data")
+          .raw(e.data)
+          .end_object();
       std::cout << w.finish() << '\n';
     }
   } else {

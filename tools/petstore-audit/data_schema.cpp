@@ -77,8 +77,8 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
         refuse(where, "type must name types");
       }
       for (const auto& t : n.types) {
-        static const std::set<std::string, std::less<>> known{"object", "integer", "number", "string",
-                                                              "boolean", "array", "null"};
+        static const std::set<std::string, std::less<>> known{"object",  "integer", "number", "string",
+                                                              "boolean", "array",   "null"};
         if (!known.contains(t)) {
           refuse(where, "unknown type " + t);
         }
@@ -157,11 +157,13 @@ bool is_decimal(std::string_view s) {
 std::optional<std::string> check_format(Node::Format f, std::string_view s) {
   switch (f) {
     case Node::Format::DateTime:
-      return text::is_date_time(s) ? std::nullopt : std::optional<std::string>("is not an RFC 3339 date-time");
+      return text::is_date_time(s) ? std::nullopt
+                                   : std::optional<std::string>("is not an RFC 3339 date-time");
     case Node::Format::Uuid:
       return is_uuid(s) ? std::nullopt : std::optional<std::string>("is not a UUID");
     case Node::Format::Decimal:
-      return is_decimal(s) ? std::nullopt : std::optional<std::string>("is not a positive decimal below 2^53");
+      return is_decimal(s) ? std::nullopt
+                           : std::optional<std::string>("is not a positive decimal below 2^53");
     case Node::Format::Sequence:
       return s.size() == 19 && s.find_first_not_of("0123456789") == std::string_view::npos &&
                      s.find_first_not_of('0') != std::string_view::npos

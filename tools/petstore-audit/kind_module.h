@@ -49,7 +49,7 @@ class KindChecker {
 // duplicate are folded as the projection folds them.
 using FoldToJson = std::string (*)(const std::vector<AuditEvent>& events);
 
-std::unique_ptr<KindChecker> make_pets_checker();        // pets and categories
+std::unique_ptr<KindChecker> make_pets_checker();  // pets and categories
 std::unique_ptr<KindChecker> make_orders_checker();
 std::unique_ptr<KindChecker> make_inventory_checker();
 std::string fold_pet_or_category(const std::vector<AuditEvent>& events);

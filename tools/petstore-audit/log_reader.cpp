@@ -13,7 +13,8 @@ constexpr int kMetadataTimeoutMs = 10000;
 constexpr size_t kBatch = 4096;
 }  // namespace
 
-LogReader::LogReader(const std::string& brokers, const std::vector<std::string>& topics, const ReadBounds& bounds) {
+LogReader::LogReader(const std::string& brokers, const std::vector<std::string>& topics,
+                     const ReadBounds& bounds) {
   auto conf = kafka::make_conf({
       {"bootstrap.servers", brokers},
       // No group is joined (partitions are assigned by hand) and nothing is
@@ -46,8 +47,8 @@ LogReader::LogReader(const std::string& brokers, const std::vector<std::string>&
     for (int p = 0; p < n; ++p) {
       std::int64_t low = 0;
       std::int64_t high = 0;
-      if (const auto e = rd_kafka_query_watermark_offsets(rk_.get(), topic.c_str(), p, &low, &high,
-                                                          kMetadataTimeoutMs);
+      if (const auto e =
+              rd_kafka_query_watermark_offsets(rk_.get(), topic.c_str(), p, &low, &high, kMetadataTimeoutMs);
           e != RD_KAFKA_RESP_ERR_NO_ERROR) {
         throw std::runtime_error("cannot read the offsets of " + topic + "/" + std::to_string(p) + ": " +
                                  rd_kafka_err2str(e));
@@ -80,8 +81,8 @@ int LogReader::partitions(const std::string& topic) const {
   return 0;
 }
 
-void LogReader::read(const std::function<void(const kafka::Message&, std::int64_t)>& on_record, Progress* progress,
-                     std::chrono::milliseconds stall) {
+void LogReader::read(const std::function<void(const kafka::Message&, std::int64_t)>& on_record,
+                     Progress* progress, std::chrono::milliseconds stall) {
   std::map<std::pair<std::string, std::int32_t>, std::int64_t> ends;
   const kafka::PartitionListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(ranges_.size())));
   for (const auto& r : ranges_) {

@@ -42,7 +42,8 @@ void Progress::maybe_draw() {
 }
 
 void Progress::draw(bool final) {
-  const double fraction = total_ > 0 ? std::min(1.0, static_cast<double>(done_) / static_cast<double>(total_)) : 1.0;
+  const double fraction =
+      total_ > 0 ? std::min(1.0, static_cast<double>(done_) / static_cast<double>(total_)) : 1.0;
   if (tty_) {
     const int filled = static_cast<int>(fraction * kBarWidth);
     std::string bar(static_cast<size_t>(filled), '#');

@@ -33,7 +33,8 @@ std::optional<Kind> Topics::kind_of(std::string_view topic) const {
 std::string dataschema_for(std::string_view type, int version) {
   constexpr std::string_view prefix = "io.petstore.";
   const auto name = type.substr(type.starts_with(prefix) ? prefix.size() : 0);
-  return "schemas/events/" + std::string(name) + (version == 1 ? "" : ".v" + std::to_string(version)) + ".json";
+  return "schemas/events/" + std::string(name) + (version == 1 ? "" : ".v" + std::to_string(version)) +
+         ".json";
 }
 
 namespace {
@@ -57,8 +58,8 @@ std::int64_t decimal(std::string_view s) {
 
 }  // namespace
 
-std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms, const Topics& topics,
-                                       const SchemaRegistry& schemas, Findings& out) {
+std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms,
+                                       const Topics& topics, const SchemaRegistry& schemas, Findings& out) {
   AuditEvent e;
   e.at = {m.topic, m.partition, m.offset};
   e.timestamp_ms = timestamp_ms;
@@ -83,9 +84,11 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
     } else if (!text::is_valid_utf8(header.name) || !text::is_valid_utf8(header.value)) {
       bad("bad_header", "header " + header.name + " is not UTF-8");
     } else {
-      headers.AddMember(rapidjson::Value(header.name.c_str(), static_cast<rapidjson::SizeType>(header.name.size()), alloc),
-                        rapidjson::Value(header.value.c_str(), static_cast<rapidjson::SizeType>(header.value.size()), alloc),
-                        alloc);
+      headers.AddMember(
+          rapidjson::Value(header.name.c_str(), static_cast<rapidjson::SizeType>(header.name.size()), alloc),
+          rapidjson::Value(header.value.c_str(), static_cast<rapidjson::SizeType>(header.value.size()),
+                           alloc),
+          alloc);
     }
   }
   if (const auto id = h.find("ce_id"); id != h.end()) {
@@ -118,12 +121,13 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
   } else if (schemas.find(e.type, e.schema_version) == nullptr) {
     bad("unknown_schema", "no schema version " + std::to_string(e.schema_version) + " for " + e.type);
   }
-  if (const auto it = h.find("ce_dataschema"); it != h.end() && it->second != dataschema_for(e.type, e.schema_version)) {
+  if (const auto it = h.find("ce_dataschema");
+      it != h.end() && it->second != dataschema_for(e.type, e.schema_version)) {
     bad("bad_header", "ce_dataschema does not name the schema of this type and version");
   }
   if (const auto p = topics.partitions.find(m.topic); p != topics.partitions.end() && !m.key.empty()) {
-    const auto expected = rd_kafka_msg_partitioner_murmur2(nullptr, m.key.data(), m.key.size(), p->second,
-                                                           nullptr, nullptr);
+    const auto expected =
+        rd_kafka_msg_partitioner_murmur2(nullptr, m.key.data(), m.key.size(), p->second, nullptr, nullptr);
     if (expected != m.partition) {
       bad("wrong_partition", "key " + m.key + " belongs in partition " + std::to_string(expected));
     }

@@ -33,8 +33,8 @@ struct Topics {
 // - the data is JSON that validates against its schema, and names the
 //   subject (id, or petId for a stock ledger).
 // Returns the event, or nullopt after adding what is wrong to `out`.
-std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms, const Topics& topics,
-                                       const SchemaRegistry& schemas, Findings& out);
+std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms,
+                                       const Topics& topics, const SchemaRegistry& schemas, Findings& out);
 
 // The dataschema attribute for a type and version: the schema's path in the
 // repository, schemas/events/<name>[.v<N>].json (docs/events.md).

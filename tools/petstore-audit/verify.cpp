@@ -77,8 +77,9 @@ void Verifier::add(const kafka::Message& m, std::int64_t timestamp_ms) {
   if (e.version == 1 && e.kind != Kind::Inventory) {  // a stock ledger shares its pet's id
     const auto [creator, fresh] = creators_.try_emplace(e.subject, e.kind);
     if (!fresh && creator->second != e.kind) {
-      report(out, e, "id_reused",
-             std::string("id already names a ") + to_string(creator->second) + ", not a " + to_string(e.kind));
+      report(
+          out, e, "id_reused",
+          std::string("id already names a ") + to_string(creator->second) + ", not a " + to_string(e.kind));
     }
   }
   checker(e.kind).on_event(e, out);
@@ -102,18 +103,21 @@ VerifyReport Verifier::finish() {
       continue;
     }
     if (answers > 1) {
-      finding(o.inventory_at, "decided_twice",
-              "the inventory answered order " + std::to_string(id) + " " + std::to_string(answers) + " times");
+      finding(
+          o.inventory_at, "decided_twice",
+          "the inventory answered order " + std::to_string(id) + " " + std::to_string(answers) + " times");
     }
     if (o.inventory_releases + o.inventory_consumptions > 1) {
       finding(o.inventory_at, "settled_twice",
               "the inventory settled order " + std::to_string(id) + " more than once");
     }
     if ((o.status == "reserved" || o.status == "completed") && o.inventory_reservations == 0) {
-      finding(o.placed_at, "outcome_without_inventory", "the order is " + o.status + " but no stock was reserved");
+      finding(o.placed_at, "outcome_without_inventory",
+              "the order is " + o.status + " but no stock was reserved");
     }
     if (o.status == "rejected" && o.inventory_refusals == 0) {
-      finding(o.placed_at, "outcome_without_inventory", "the order was rejected but the inventory refused nothing");
+      finding(o.placed_at, "outcome_without_inventory",
+              "the order was rejected but the inventory refused nothing");
     }
     if (o.status == "placed") {
       const std::chrono::milliseconds age(now_ms - o.placed_timestamp_ms);

@@ -33,8 +33,8 @@ struct PendingOrder {
 
 struct VerifyReport {
   std::int64_t records = 0;
-  std::map<Kind, std::int64_t> events;      // valid events per kind
-  std::map<Kind, std::int64_t> aggregates;  // aggregates per kind
+  std::map<Kind, std::int64_t> events;        // valid events per kind
+  std::map<Kind, std::int64_t> aggregates;    // aggregates per kind
   std::map<std::string, std::int64_t> types;  // valid events per ce_type
   Findings findings;
   std::vector<PendingOrder> pending;

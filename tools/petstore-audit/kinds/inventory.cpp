@@ -75,7 +75,8 @@ class InventoryChecker final : public KindChecker {
     evolve(ledger, event, e.version, e.time);
     if (ledger.item.quantity < 0 || ledger.item.reserved < 0) {
       report(out, e, "negative_stock",
-             "on hand " + std::to_string(ledger.item.quantity) + ", reserved " + std::to_string(ledger.item.reserved));
+             "on hand " + std::to_string(ledger.item.quantity) + ", reserved " +
+                 std::to_string(ledger.item.reserved));
     }
   }
 
@@ -129,12 +130,19 @@ std::string fold_inventory(const std::vector<AuditEvent>& events) {
   }
   const auto& i = l.item;
   json::Writer w;
-  w.begin_object().field("petId", i.pet_id).field("tracked", i.tracked).field("petStatus", to_string(i.pet_status));
+  w.begin_object()
+      .field("petId", i.pet_id)
+      .field("tracked", i.tracked)
+      .field("petStatus", to_string(i.pet_status));
   w.field("quantity", i.quantity).field("reserved", i.reserved).field("status", to_string(i.status));
   w.field("version", i.version).field("updatedAt", i.updated_at);
   w.key("orders").begin_object();
   for (const auto& [order, r] : l.orders) {
-    w.key(std::to_string(order)).begin_object().field("state", name(r.state)).field("quantity", r.quantity).end_object();
+    w.key(std::to_string(order))
+        .begin_object()
+        .field("state", name(r.state))
+        .field("quantity", r.quantity)
+        .end_object();
   }
   w.end_object().end_object();
   return w.finish();

@@ -94,11 +94,16 @@ std::string fold_order(const std::vector<AuditEvent>& events) {
   }
   json::Writer w;
   w.begin_object().field("id", o.id).field("petId", o.pet_id).field("quantity", o.quantity);
-  w.optional_field("shipDate", o.ship_date).field("status", to_string(o.status)).field("complete", o.complete());
+  w.optional_field("shipDate", o.ship_date)
+      .field("status", to_string(o.status))
+      .field("complete", o.complete());
   if (o.rejection) {
     w.field("rejection", to_string(*o.rejection));
   }
-  w.field("version", o.version).field("createdAt", o.created_at).field("updatedAt", o.updated_at).end_object();
+  w.field("version", o.version)
+      .field("createdAt", o.created_at)
+      .field("updatedAt", o.updated_at)
+      .end_object();
   return w.finish();
 }
 

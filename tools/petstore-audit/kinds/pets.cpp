@@ -37,7 +37,8 @@ class PetsChecker final : public KindChecker {
       report(out, e, "after_deletion", std::string(e.type) + " after the aggregate's deletion");
       return;
     }
-    const bool creation = std::holds_alternative<PetCreated>(event) || std::holds_alternative<CategoryCreated>(event);
+    const bool creation =
+        std::holds_alternative<PetCreated>(event) || std::holds_alternative<CategoryCreated>(event);
     if (creation != (e.version == 1)) {
       report(out, e, "creation_not_first",
              creation ? "a creation at version " + std::to_string(e.version) : "version 1 is not a creation");
@@ -68,8 +69,9 @@ class PetsChecker final : public KindChecker {
  private:
   static void step(const AuditEvent& e, Life& life, PetStatus from, PetStatus to, Findings& out) {
     if (from != to && !can_transition(from, to)) {
-      report(out, e, "illegal_transition",
-             std::string(to_string(from)) + " -> " + std::string(to_string(to)) + " breaks the pet life cycle");
+      report(
+          out, e, "illegal_transition",
+          std::string(to_string(from)) + " -> " + std::string(to_string(to)) + " breaks the pet life cycle");
     }
     life.status = to;
   }

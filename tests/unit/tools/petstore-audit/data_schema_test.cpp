@@ -31,13 +31,15 @@ TEST(DataSchema, NamesTheFirstProblemWithItsPointer) {
   const auto s = DataSchema::compile(kPet);
   EXPECT_EQ(validate(s, R"({"name":"a"})"), "/: lacks the required member id");
   EXPECT_EQ(validate(s, R"({"id":0,"name":"a"})"), "/id: is below the minimum 1");
-  EXPECT_EQ(validate(s, R"({"id":9007199254740992,"name":"a"})"), "/id: is above the maximum 9007199254740991");
+  EXPECT_EQ(validate(s, R"({"id":9007199254740992,"name":"a"})"),
+            "/id: is above the maximum 9007199254740991");
   EXPECT_EQ(validate(s, R"({"id":18446744073709551615,"name":"a"})"), "/id: is above the maximum");
   EXPECT_EQ(validate(s, R"({"id":1.5,"name":"a"})"), "/id: is not of type integer");
   EXPECT_EQ(validate(s, R"({"id":"1","name":"a"})"), "/id: is not of type integer");
   EXPECT_EQ(validate(s, R"({"id":1,"name":""})"), "/name: is shorter than 1 characters");
   EXPECT_EQ(validate(s, R"({"id":1,"name":"éééé"})"), "/name: is longer than 3 characters");
-  EXPECT_EQ(validate(s, R"({"id":1,"name":"a","status":"lost"})"), "/status: is not one of the listed values");
+  EXPECT_EQ(validate(s, R"({"id":1,"name":"a","status":"lost"})"),
+            "/status: is not one of the listed values");
   EXPECT_EQ(validate(s, R"({"id":1,"name":"a","at":"yesterday"})"), "/at: is not an RFC 3339 date-time");
   EXPECT_EQ(validate(s, R"({"id":1,"name":"a","extra":true})"),
             "/: has a member the schema does not allow: extra");

@@ -75,7 +75,8 @@ TEST(Verify, ACleanLogHasNoFinding) {
   log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
   log.add("i", "inventory.reserved", 10, 3, R"({"petId":10,"orderId":20,"quantity":2})");
   log.add("o", "order.reserved", 20, 2, R"({"id":20,"petId":10,"quantity":2})");
-  log.add("o", "order.completed", 20, 3, R"({"id":20,"petId":10,"quantity":2,"shipDate":"2026-11-23T00:00:00Z"})");
+  log.add("o", "order.completed", 20, 3,
+          R"({"id":20,"petId":10,"quantity":2,"shipDate":"2026-11-23T00:00:00Z"})");
   log.add("i", "inventory.consumed", 10, 4, R"({"petId":10,"orderId":20,"quantity":2})");
   const auto r = log.verify();
   EXPECT_EQ(rules(r), Rules{});
@@ -130,7 +131,8 @@ TEST(Verify, StockIsNeverNegativeNorReservedTwice) {
   log.add("i", "inventory.reserved", 10, 3, R"({"petId":10,"orderId":20,"quantity":2})");
   log.add("i", "inventory.reserved", 10, 4, R"({"petId":10,"orderId":20,"quantity":2})");
   log.add("o", "order.reserved", 20, 2, R"({"id":20,"petId":10,"quantity":2})");
-  EXPECT_EQ(rules(log.verify()), (Rules{"negative_stock", "reserved_twice", "negative_stock", "decided_twice"}));
+  EXPECT_EQ(rules(log.verify()),
+            (Rules{"negative_stock", "reserved_twice", "negative_stock", "decided_twice"}));
 }
 
 TEST(Verify, AReservationIsSettledOnce) {
@@ -164,7 +166,8 @@ TEST(Verify, AnOrderOutcomeNeedsTheInventorysRecord) {
   Log log;
   log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
   log.add("o", "order.rejected", 20, 2, R"({"id":20,"petId":10,"quantity":2,"reason":"insufficient_stock"})");
-  log.add("o", "order.completed", 20, 3, R"({"id":20,"petId":10,"quantity":2,"shipDate":"2026-11-23T00:00:00Z"})");
+  log.add("o", "order.completed", 20, 3,
+          R"({"id":20,"petId":10,"quantity":2,"shipDate":"2026-11-23T00:00:00Z"})");
   EXPECT_EQ(rules(log.verify()), (Rules{"illegal_transition", "outcome_without_inventory"}));
 }
 
@@ -197,8 +200,8 @@ TEST(Verify, EveryRecordIsACloudEventOfTheContract) {
   a_pet(log, 20);
   log.messages().back().headers[1].value = "not-a-uuid";
   const auto r = log.verify();
-  EXPECT_EQ(rules(r), (Rules{"bad_data", "bad_header", "wrong_partition", "bad_header", "wrong_topic", "bad_data",
-                             "bad_data", "bad_header", "bad_header", "bad_header"}));
+  EXPECT_EQ(rules(r), (Rules{"bad_data", "bad_header", "wrong_partition", "bad_header", "wrong_topic",
+                             "bad_data", "bad_data", "bad_header", "bad_header", "bad_header"}));
   EXPECT_EQ(r.findings[7].detail, "headers /: lacks the required member content-type");
   EXPECT_EQ(r.findings[9].detail, "headers /ce_id: is not a UUID");
   EXPECT_EQ(r.events.count(Kind::Pets), 0U);
