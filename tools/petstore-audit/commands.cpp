@@ -99,8 +99,9 @@ bool data_mentions(const AuditEvent& e, const char* member, std::int64_t id) {
   if (json::parse(e.data, doc) || !doc.IsObject()) {
     return false;
   }
-  const auto it = doc.FindMember(member);
-  return it != doc.MemberEnd() && it->value.IsInt64() && it->value.GetInt64() == id;
+  const rapidjson::Value& object = doc;
+  const auto it = object.FindMember(member);
+  return it != object.MemberEnd() && it->value.IsInt64() && it->value.GetInt64() == id;
 }
 
 bool mentions(const AuditEvent& e, Kind kind, std::int64_t id) {

@@ -89,7 +89,9 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
       }
       for (const auto& p : value.GetObject()) {
         const std::string name(p.name.GetString(), p.name.GetStringLength());
-        n.properties.emplace(name, compile_node(p.value, where + "/" + name));
+        std::string path = where;
+        path.append("/").append(name);
+        n.properties.emplace(name, compile_node(p.value, path));
       }
     } else if (key == "required") {
       if (!value.IsArray()) {

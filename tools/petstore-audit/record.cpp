@@ -64,7 +64,7 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
   e.at = {m.topic, m.partition, m.offset};
   e.timestamp_ms = timestamp_ms;
   const auto size_before = out.size();
-  const auto bad = [&](std::string rule, std::string detail) {
+  const auto bad = [&](std::string rule, const std::string& detail) {
     out.push_back({e.at, e.id, e.subject, std::move(rule), text::to_valid_utf8(detail)});
   };
   const auto kind = topics.kind_of(m.topic);

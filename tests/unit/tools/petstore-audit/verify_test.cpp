@@ -15,8 +15,8 @@ class Log {
     topics_.partitions = {{"p", 1}, {"c", 1}, {"o", 1}, {"i", 1}};
   }
 
-  kafka::Message& add(const std::string& topic, std::string type, std::int64_t subject, std::int64_t version,
-                      std::string data) {
+  kafka::Message& add(const std::string& topic, const std::string& type, std::int64_t subject,
+                      std::int64_t version, std::string data) {
     events::Envelope e;
     e.id = events::new_event_id();
     e.type = "io.petstore." + type;
