@@ -25,7 +25,11 @@ class ServiceProcess {
   ServiceProcess& operator=(const ServiceProcess&) = delete;
 
   // Waits until GET /healthz answers 200; throws with the log tail if not.
-  void wait_healthy(std::chrono::milliseconds timeout = std::chrono::seconds(20));
+  // Healthy includes every consumer group having assigned the replica: with
+  // two replicas joining one group at once under ASan on a busy 2-core
+  // machine that once took 23 s (fresh-clone run of 2026-11-22), so the
+  // default leaves room; it bounds a failure, it does not time a success.
+  void wait_healthy(std::chrono::milliseconds timeout = std::chrono::seconds(45));
   void stop();
   void kill_hard();  // SIGKILL: a crash, no cleanup
   void restart();
