@@ -24,9 +24,12 @@ std::vector<std::string> topic_list(const Topics& t) {
 }
 
 // Opens the log, learns the partition counts, and reads every record.
-template <typename OnRecord>
-void read_log(const Options& o, Topics& topics, const char* label, OnRecord on_record) {
+template <typename OnRecord, typename OnStart = void (*)(std::int64_t)>
+void read_log(
+    const Options& o, Topics& topics, const char* label, OnRecord on_record,
+    OnStart on_start = [](std::int64_t) {}) {
   LogReader reader(o.brokers, topic_list(o.topics), o.bounds);
+  on_start(reader.expected());
   for (const auto& [kind, name] : topics.names) {
     topics.partitions[name] = reader.partitions(name);
   }
@@ -155,7 +158,9 @@ int run_verify(const Options& o) {
   options.max_pending_age = o.max_pending_age;
   Verifier verifier(topics, options);
   Progress clock("verify", 0, false);
-  read_log(o, topics, "verify", [&](const kafka::Message& m, std::int64_t ts) { verifier.add(m, ts); });
+  read_log(
+      o, topics, "verify", [&](const kafka::Message& m, std::int64_t ts) { verifier.add(m, ts); },
+      [&](std::int64_t expected) { verifier.reserve(expected); });
   const auto report = verifier.finish();
   if (o.json) {
     print_findings_json(report);

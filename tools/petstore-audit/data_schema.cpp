@@ -199,6 +199,32 @@ bool has_type(const rapidjson::Value& v, std::string_view type) {
   return v.IsNull();
 }
 
+// A member name that appears twice. Objects in events are small, so a
+// linear scan; a large one (hostile) gets a set.
+std::optional<std::string_view> repeated_member(const rapidjson::Value& object) {
+  const auto name = [](const auto& m) {
+    return std::string_view(m.name.GetString(), m.name.GetStringLength());
+  };
+  const auto members = object.GetObject();
+  if (members.MemberCount() <= 16) {
+    for (auto a = members.begin(); a != members.end(); ++a) {
+      for (auto b = members.begin(); b != a; ++b) {
+        if (name(*a) == name(*b)) {
+          return name(*a);
+        }
+      }
+    }
+    return std::nullopt;
+  }
+  std::set<std::string_view> seen;
+  for (const auto& m : members) {
+    if (!seen.insert(name(m)).second) {
+      return name(m);
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> check(const Node& n, const rapidjson::Value& v, const std::string& pointer) {
   const auto at = [&](const std::string& why) { return (pointer.empty() ? "/" : pointer) + ": " + why; };
   if (!n.types.empty()) {
@@ -216,12 +242,11 @@ std::optional<std::string> check(const Node& n, const rapidjson::Value& v, const
         return at("lacks the required member " + r);
       }
     }
-    std::set<std::string_view> seen;
+    if (const auto twice = repeated_member(v)) {
+      return at("has the member " + text::to_valid_utf8(*twice) + " more than once");
+    }
     for (const auto& m : v.GetObject()) {
       const std::string_view name(m.name.GetString(), m.name.GetStringLength());
-      if (!seen.insert(name).second) {
-        return at("has the member " + text::to_valid_utf8(name) + " more than once");
-      }
       const auto child = n.properties.find(name);
       if (child == n.properties.end()) {
         if (!n.additional_properties) {
@@ -307,9 +332,7 @@ SchemaRegistry::SchemaRegistry() {
         base.resize(dot);
       }
     }
-    auto type = "io.petstore." + base;
-    schemas_.emplace(std::pair{type, version}, DataSchema::compile(text));
-    types_.insert(std::move(type));
+    schemas_["io.petstore." + base].emplace(version, DataSchema::compile(text));
   }
 }
 
@@ -324,12 +347,16 @@ const SchemaRegistry& SchemaRegistry::contract() {
 }
 
 const DataSchema* SchemaRegistry::find(std::string_view type, int version) const {
-  const auto it = schemas_.find(std::pair{std::string(type), version});
-  return it == schemas_.end() ? nullptr : &it->second;
+  const auto it = schemas_.find(type);
+  if (it == schemas_.end()) {
+    return nullptr;
+  }
+  const auto v = it->second.find(version);
+  return v == it->second.end() ? nullptr : &v->second;
 }
 
 bool SchemaRegistry::knows_type(std::string_view type) const {
-  return types_.contains(type);
+  return schemas_.find(type) != schemas_.end();
 }
 
 }  // namespace petstore::audit

@@ -55,8 +55,7 @@ class SchemaRegistry {
   [[nodiscard]] bool knows_type(std::string_view type) const;
 
  private:
-  std::map<std::pair<std::string, int>, DataSchema, std::less<>> schemas_;
-  std::set<std::string, std::less<>> types_;
+  std::map<std::string, std::map<int, DataSchema>, std::less<>> schemas_;  // by type, then version
 };
 
 // 8-4-4-4-12 hexadecimal digits.

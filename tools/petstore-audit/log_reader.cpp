@@ -116,8 +116,14 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
     for (ssize_t i = 0; i < n; ++i) {
       const kafka::MessagePtr m(batch[static_cast<size_t>(i)]);
       if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        // At the end as it is now, which is at or past the end as it was.
-        ends.erase({rd_kafka_topic_name(m->rkt), m->partition});
+        // The partition ends at m->offset as far as this fetch knows. Only
+        // an end at or past the bound finishes it: the local broker reports
+        // EOF for a fetch that merely returned nothing yet (a million-event
+        // log read only a quarter through when every EOF was believed).
+        const auto it = ends.find({rd_kafka_topic_name(m->rkt), m->partition});
+        if (it != ends.end() && m->offset >= it->second) {
+          ends.erase(it);
+        }
         continue;
       }
       if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {

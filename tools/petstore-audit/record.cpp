@@ -75,11 +75,23 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
   e.kind = *kind;
 
   // The headers as one JSON object, checked against the headers' schema.
-  std::map<std::string_view, std::string_view> h;
   rapidjson::Document headers(rapidjson::kObjectType);
   auto& alloc = headers.GetAllocator();
-  for (const auto& header : m.headers) {
-    if (!h.emplace(header.name, header.value).second) {
+  const auto h = [&m](std::string_view name) {
+    for (const auto& header : m.headers) {
+      if (header.name == name) {
+        return std::string_view(header.value);
+      }
+    }
+    return std::string_view();
+  };
+  for (size_t i = 0; i < m.headers.size(); ++i) {
+    const auto& header = m.headers[i];
+    bool repeated = false;
+    for (size_t j = 0; j < i && !repeated; ++j) {
+      repeated = m.headers[j].name == header.name;
+    }
+    if (repeated) {
       bad("bad_header", "header " + header.name + " appears more than once");
     } else if (!text::is_valid_utf8(header.name) || !text::is_valid_utf8(header.value)) {
       bad("bad_header", "header " + header.name + " is not UTF-8");
@@ -91,9 +103,7 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
           alloc);
     }
   }
-  if (const auto id = h.find("ce_id"); id != h.end()) {
-    e.id = std::string(id->second);
-  }
+  e.id = std::string(h("ce_id"));
   if (out.size() != size_before) {
     return std::nullopt;
   }
@@ -102,15 +112,15 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
     return std::nullopt;
   }
   // The schema has checked each value's shape; what is left relates them.
-  e.subject = decimal(h["ce_subject"]);
-  e.version = decimal(h["ce_sequence"]);
-  e.time = std::string(h["ce_time"]);
-  e.schema_version = static_cast<int>(decimal(h["ce_schemaversion"]));
-  e.type = std::string(h["ce_type"]);
-  if (h["ce_subject"] != m.key) {
+  e.subject = decimal(h("ce_subject"));
+  e.version = decimal(h("ce_sequence"));
+  e.time = std::string(h("ce_time"));
+  e.schema_version = static_cast<int>(decimal(h("ce_schemaversion")));
+  e.type = std::string(h("ce_type"));
+  if (h("ce_subject") != m.key) {
     bad("bad_header", "ce_subject differs from the record key");
   }
-  if (h["ce_source"] != source_of(*kind)) {
+  if (h("ce_source") != source_of(*kind)) {
     bad("bad_header", "ce_source is not " + std::string(source_of(*kind)));
   }
   const std::string family = std::string("io.petstore.") + to_string(*kind) + ".";
@@ -121,8 +131,8 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
   } else if (schemas.find(e.type, e.schema_version) == nullptr) {
     bad("unknown_schema", "no schema version " + std::to_string(e.schema_version) + " for " + e.type);
   }
-  if (const auto it = h.find("ce_dataschema");
-      it != h.end() && it->second != dataschema_for(e.type, e.schema_version)) {
+  if (const auto dataschema = h("ce_dataschema");
+      !dataschema.empty() && dataschema != dataschema_for(e.type, e.schema_version)) {
     bad("bad_header", "ce_dataschema does not name the schema of this type and version");
   }
   if (const auto p = topics.partitions.find(m.topic); p != topics.partitions.end() && !m.key.empty()) {

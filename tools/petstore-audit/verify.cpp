@@ -1,5 +1,7 @@
 #include "verify.h"
 
+#include <algorithm>
+
 namespace petstore::audit {
 
 namespace {
@@ -42,6 +44,13 @@ KindChecker& Verifier::checker(Kind k) {
     default:
       return *pets_;
   }
+}
+
+void Verifier::reserve(std::int64_t records) {
+  const auto n = static_cast<size_t>(std::max<std::int64_t>(records, 0));
+  event_ids_.reserve(n);
+  versions_.reserve(n / 2);
+  creators_.reserve(n / 4);
 }
 
 void Verifier::add(const kafka::Message& m, std::int64_t timestamp_ms) {

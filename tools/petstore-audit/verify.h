@@ -51,6 +51,8 @@ class Verifier {
   Verifier(const Verifier&) = delete;
   Verifier& operator=(const Verifier&) = delete;
 
+  // Sizes the tables for a log of about `records` records.
+  void reserve(std::int64_t records);
   void add(const kafka::Message& m, std::int64_t timestamp_ms);
   VerifyReport finish();
 
