@@ -39,7 +39,9 @@ awk '/^### Audit the log/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && 
 [[ -s $WORK/audit.sh ]] || fail "no Audit the log block in README.md"
 sed -i "s|build/release/|$TREE/|" "$WORK/audit.sh"
 { cat "$WORK/story.sh"; echo 'echo ==audit=='; cat "$WORK/audit.sh"; } >"$WORK/both.sh"
-(cd "$WORK" && bash -euo pipefail both.sh) >"$WORK/both.out" 2>&1 || { cat "$WORK/both.out"; fail "the story stopped"; }
+# The suite's own broker is in KAFKA_BROKERS, which the audit would prefer
+# to the stack's .run/kafka.bootstrap: a newcomer's shell has neither.
+(cd "$WORK" && env -u KAFKA_BROKERS bash -euo pipefail both.sh) >"$WORK/both.out" 2>&1 || { cat "$WORK/both.out"; fail "the story stopped"; }
 sed '/^==audit==$/,$d' "$WORK/both.out" >"$WORK/story.out"
 sed '1,/^==audit==$/d' "$WORK/both.out" >"$WORK/audit.out"
 cat "$WORK/both.out"

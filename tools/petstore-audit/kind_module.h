@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,17 +43,30 @@ class KindChecker {
   // Only events whose version is above the aggregate's last one reach here
   // (duplicates are verify's finding); gaps do.
   virtual void on_event(const AuditEvent& e, Findings& out) = 0;
-  virtual void finish(SagaFacts& saga, Findings& out) = 0;
 };
+
+// The event's data decoded by the kind's own decoder (which throws
+// std::invalid_argument), or nullopt after an `undecodable` finding.
+template <typename Decode>
+auto decode_or_report(const AuditEvent& e, Findings& out, Decode decode)
+    -> std::optional<decltype(decode(e.type, e.data))> {
+  try {
+    return decode(e.type, e.data);
+  } catch (const std::invalid_argument& ex) {
+    report(out, e, "undecodable", ex.what());
+    return std::nullopt;
+  }
+}
 
 // The state of one aggregate folded from its events (all of one kind, in
 // order), as one JSON object: what `as-of` prints. Events after a gap or
 // duplicate are folded as the projection folds them.
 using FoldToJson = std::string (*)(const std::vector<AuditEvent>& events);
 
+// The orders and inventory checkers each fill their half of `saga`.
 std::unique_ptr<KindChecker> make_pets_checker();  // pets and categories
-std::unique_ptr<KindChecker> make_orders_checker();
-std::unique_ptr<KindChecker> make_inventory_checker();
+std::unique_ptr<KindChecker> make_orders_checker(SagaFacts& saga);
+std::unique_ptr<KindChecker> make_inventory_checker(SagaFacts& saga);
 std::string fold_pet_or_category(const std::vector<AuditEvent>& events);
 std::string fold_order(const std::vector<AuditEvent>& events);
 std::string fold_inventory(const std::vector<AuditEvent>& events);

@@ -30,8 +30,8 @@ Verifier::Verifier(const Topics& topics, VerifyOptions options)
     : topics_(topics),
       options_(options),
       pets_(make_pets_checker()),
-      orders_(make_orders_checker()),
-      inventory_(make_inventory_checker()) {}
+      orders_(make_orders_checker(saga_)),
+      inventory_(make_inventory_checker(saga_)) {}
 
 Verifier::~Verifier() = default;
 
@@ -95,14 +95,10 @@ void Verifier::add(const kafka::Message& m, std::int64_t timestamp_ms) {
 }
 
 VerifyReport Verifier::finish() {
-  SagaFacts saga;
   auto& out = report_.findings;
-  pets_->finish(saga, out);
-  orders_->finish(saga, out);
-  inventory_->finish(saga, out);
   const auto now_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(options_.now.time_since_epoch()).count();
-  for (const auto& [id, o] : saga.orders) {
+  for (const auto& [id, o] : saga_.orders) {
     const auto finding = [&, id = id](const Position& at, std::string rule, std::string detail) {
       out.push_back({at, "", id, std::move(rule), std::move(detail)});
     };

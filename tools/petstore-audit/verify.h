@@ -63,6 +63,7 @@ class Verifier {
   VerifyOptions options_;
   const SchemaRegistry& schemas_ = SchemaRegistry::contract();
   VerifyReport report_;
+  SagaFacts saga_;  // filled by the orders and inventory checkers
   std::unique_ptr<KindChecker> pets_;
   std::unique_ptr<KindChecker> orders_;
   std::unique_ptr<KindChecker> inventory_;

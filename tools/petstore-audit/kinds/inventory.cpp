@@ -33,14 +33,15 @@ const char* name(State s) {
 
 class InventoryChecker final : public KindChecker {
  public:
+  explicit InventoryChecker(SagaFacts& saga) : saga_(saga) {}
+
   void on_event(const AuditEvent& e, Findings& out) override {
-    Event event;
-    try {
-      event = decode(e.type, e.data);
-    } catch (const std::invalid_argument& ex) {
-      report(out, e, "undecodable", ex.what());
+    const auto decoded =
+        decode_or_report(e, out, [](std::string_view t, std::string_view d) { return decode(t, d); });
+    if (!decoded) {
       return;
     }
+    const Event& event = *decoded;
     auto& ledger = ledgers_[e.subject];
     const auto recorded = [&](std::int64_t order) {
       const auto it = ledger.orders.find(order);
@@ -80,17 +81,6 @@ class InventoryChecker final : public KindChecker {
     }
   }
 
-  void finish(SagaFacts& saga, Findings& /*out*/) override {
-    for (auto& [id, facts] : saga_.orders) {
-      auto& merged = saga.orders[id];
-      merged.inventory_reservations = facts.inventory_reservations;
-      merged.inventory_refusals = facts.inventory_refusals;
-      merged.inventory_releases = facts.inventory_releases;
-      merged.inventory_consumptions = facts.inventory_consumptions;
-      merged.inventory_at = facts.inventory_at;
-    }
-  }
-
  private:
   SagaFacts::Order& note(const AuditEvent& e, std::int64_t order) {
     auto& facts = saga_.orders[order];
@@ -111,13 +101,13 @@ class InventoryChecker final : public KindChecker {
   }
 
   std::unordered_map<std::int64_t, Ledger> ledgers_;
-  SagaFacts saga_;
+  SagaFacts& saga_;
 };
 
 }  // namespace
 
-std::unique_ptr<KindChecker> make_inventory_checker() {
-  return std::make_unique<InventoryChecker>();
+std::unique_ptr<KindChecker> make_inventory_checker(SagaFacts& saga) {
+  return std::make_unique<InventoryChecker>(saga);
 }
 
 std::string fold_inventory(const std::vector<AuditEvent>& events) {

@@ -30,14 +30,15 @@ bool allowed(OrderStatus from, const Event& to) {
 
 class OrdersChecker final : public KindChecker {
  public:
+  explicit OrdersChecker(SagaFacts& saga) : saga_(saga) {}
+
   void on_event(const AuditEvent& e, Findings& out) override {
-    Event event;
-    try {
-      event = decode(e.type, e.data);
-    } catch (const std::invalid_argument& ex) {
-      report(out, e, "undecodable", ex.what());
+    const auto decoded =
+        decode_or_report(e, out, [](std::string_view t, std::string_view d) { return decode(t, d); });
+    if (!decoded) {
       return;
     }
+    const Event& event = *decoded;
     const bool placed = std::holds_alternative<OrderPlaced>(event);
     if (placed != (e.version == 1)) {
       report(out, e, "creation_not_first",
@@ -61,27 +62,15 @@ class OrdersChecker final : public KindChecker {
     facts.status = std::string(to_string(order.status));
   }
 
-  void finish(SagaFacts& saga, Findings& /*out*/) override {
-    for (auto& [id, facts] : saga_.orders) {
-      auto& merged = saga.orders[id];
-      merged.placed = facts.placed;
-      merged.placed_at = facts.placed_at;
-      merged.placed_time = facts.placed_time;
-      merged.placed_timestamp_ms = facts.placed_timestamp_ms;
-      merged.pet_id = facts.pet_id;
-      merged.status = facts.status;
-    }
-  }
-
  private:
   std::unordered_map<std::int64_t, Order> orders_;
-  SagaFacts saga_;
+  SagaFacts& saga_;
 };
 
 }  // namespace
 
-std::unique_ptr<KindChecker> make_orders_checker() {
-  return std::make_unique<OrdersChecker>();
+std::unique_ptr<KindChecker> make_orders_checker(SagaFacts& saga) {
+  return std::make_unique<OrdersChecker>(saga);
 }
 
 std::string fold_order(const std::vector<AuditEvent>& events) {

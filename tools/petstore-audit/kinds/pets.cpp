@@ -25,13 +25,12 @@ struct Life {
 class PetsChecker final : public KindChecker {
  public:
   void on_event(const AuditEvent& e, Findings& out) override {
-    Event event;
-    try {
-      event = decode(e.type, e.data);
-    } catch (const std::invalid_argument& ex) {
-      report(out, e, "undecodable", ex.what());
+    const auto decoded =
+        decode_or_report(e, out, [](std::string_view t, std::string_view d) { return decode(t, d); });
+    if (!decoded) {
       return;
     }
+    const Event& event = *decoded;
     auto& life = lives_[{e.kind == Kind::Categories, e.subject}];
     if (life.deleted) {
       report(out, e, "after_deletion", std::string(e.type) + " after the aggregate's deletion");
@@ -63,8 +62,6 @@ class PetsChecker final : public KindChecker {
                },
                event);
   }
-
-  void finish(SagaFacts& /*saga*/, Findings& /*out*/) override {}
 
  private:
   static void step(const AuditEvent& e, Life& life, PetStatus from, PetStatus to, Findings& out) {
