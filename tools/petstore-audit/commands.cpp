@@ -23,9 +23,10 @@ std::vector<std::string> topic_list(const Topics& t) {
   return out;
 }
 
-// Opens the log, learns the partition counts, and reads every record.
+// Opens the log, learns the partition counts, and reads every record;
+// returns the seconds the reading took.
 template <typename OnRecord, typename OnStart = void (*)(std::int64_t)>
-void read_log(
+double read_log(
     const Options& o, Topics& topics, const char* label, OnRecord on_record,
     OnStart on_start = [](std::int64_t) {}) {
   LogReader reader(o.brokers, topic_list(o.topics), o.bounds);
@@ -36,6 +37,7 @@ void read_log(
   Progress progress(label, reader.expected(), o.progress);
   reader.read(on_record, &progress);
   progress.finish();
+  return progress.seconds();
 }
 
 void print_findings_text(const VerifyReport& r, double seconds) {
@@ -125,10 +127,12 @@ bool mentions(const AuditEvent& e, Kind kind, std::int64_t id) {
 }
 
 // Collects the valid events that pass `keep`, in the order of their time,
-// then of their position; counts the records that are not valid events.
+// then of their position; says on standard error how many records were not
+// valid events.
 template <typename Keep>
-std::vector<AuditEvent> collect(const Options& o, const char* label, Keep keep, std::int64_t& invalid) {
+std::vector<AuditEvent> collect(const Options& o, const char* label, Keep keep) {
   Topics topics = o.topics;
+  std::int64_t invalid = 0;
   const auto& schemas = SchemaRegistry::contract();
   std::vector<AuditEvent> out;
   Findings ignored;
@@ -147,6 +151,10 @@ std::vector<AuditEvent> collect(const Options& o, const char* label, Keep keep, 
     }
     return a.at.topic != b.at.topic ? a.at.topic < b.at.topic : a.at.offset < b.at.offset;
   });
+  if (invalid > 0) {
+    std::fprintf(stderr, "petstore-audit: %lld records are not valid events and are left out (run verify)\n",
+                 static_cast<long long>(invalid));
+  }
   return out;
 }
 
@@ -157,27 +165,20 @@ int run_verify(const Options& o) {
   VerifyOptions options;
   options.max_pending_age = o.max_pending_age;
   Verifier verifier(topics, options);
-  Progress clock("verify", 0, false);
-  read_log(
+  const double seconds = read_log(
       o, topics, "verify", [&](const kafka::Message& m, std::int64_t ts) { verifier.add(m, ts); },
       [&](std::int64_t expected) { verifier.reserve(expected); });
   const auto report = verifier.finish();
   if (o.json) {
     print_findings_json(report);
   } else {
-    print_findings_text(report, clock.seconds());
+    print_findings_text(report, seconds);
   }
   return report.findings.empty() ? 0 : 1;
 }
 
 int run_history(const Options& o) {
-  std::int64_t invalid = 0;
-  const auto events = collect(
-      o, "history", [&](const AuditEvent& e) { return mentions(e, *o.kind, o.id); }, invalid);
-  if (invalid > 0) {
-    std::fprintf(stderr, "petstore-audit: %lld records are not valid events and are left out (run verify)\n",
-                 static_cast<long long>(invalid));
-  }
+  const auto events = collect(o, "history", [&](const AuditEvent& e) { return mentions(e, *o.kind, o.id); });
   if (o.json) {
     for (const auto& e : events) {
       json::Writer w;
@@ -206,27 +207,21 @@ int run_history(const Options& o) {
 }
 
 int run_as_of(const Options& o) {
-  std::int64_t invalid = 0;
-  const auto events = collect(
-      o, "as-of", [&](const AuditEvent& e) { return e.kind == *o.kind && e.subject == o.id; }, invalid);
-  if (invalid > 0) {
-    std::fprintf(stderr, "petstore-audit: %lld records are not valid events and are left out (run verify)\n",
-                 static_cast<long long>(invalid));
-  }
+  auto events =
+      collect(o, "as-of", [&](const AuditEvent& e) { return e.kind == *o.kind && e.subject == o.id; });
   // One aggregate's events in its own order (they share a partition).
-  auto ordered = events;
-  std::stable_sort(ordered.begin(), ordered.end(),
+  std::stable_sort(events.begin(), events.end(),
                    [](const AuditEvent& a, const AuditEvent& b) { return a.at.offset < b.at.offset; });
   std::string state;
   switch (*o.kind) {
     case Kind::Orders:
-      state = fold_order(ordered);
+      state = fold_order(events);
       break;
     case Kind::Inventory:
-      state = fold_inventory(ordered);
+      state = fold_inventory(events);
       break;
     default:
-      state = fold_pet_or_category(ordered);
+      state = fold_pet_or_category(events);
   }
   std::cout << state << '\n';
   return state == "null" ? 1 : 0;

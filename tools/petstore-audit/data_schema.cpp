@@ -23,6 +23,11 @@ struct DataSchema::Node {
   Format format = Format::None;
 };
 
+namespace {
+
+using Node = DataSchema::Node;
+
+// 8-4-4-4-12 hexadecimal digits.
 bool is_uuid(std::string_view s) {
   if (s.size() != 36) {
     return false;
@@ -36,10 +41,6 @@ bool is_uuid(std::string_view s) {
   }
   return true;
 }
-
-namespace {
-
-using Node = DataSchema::Node;
 
 [[noreturn]] void refuse(const std::string& where, const std::string& why) {
   throw std::invalid_argument("schema" + where + ": " + why);
@@ -140,7 +141,7 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
         refuse(where, "formats known: date-time, uuid, decimal, sequence");
       }
     } else {
-      refuse(where, "keyword " + std::string(key) + " is not implemented");
+      refuse(where, "keyword " + std::string(key) + " is outside the subset this validator checks");
     }
   }
   return n;

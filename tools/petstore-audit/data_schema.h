@@ -58,9 +58,6 @@ class SchemaRegistry {
   std::map<std::string, std::map<int, DataSchema>, std::less<>> schemas_;  // by type, then version
 };
 
-// 8-4-4-4-12 hexadecimal digits.
-bool is_uuid(std::string_view s);
-
 // The schema of every record's headers (schemas/cloudevents-headers.json),
 // as an object of header name to value; embedded like the event schemas.
 const DataSchema& headers_schema();

@@ -58,15 +58,15 @@ auto decode_or_report(const AuditEvent& e, Findings& out, Decode decode)
   }
 }
 
-// The state of one aggregate folded from its events (all of one kind, in
-// order), as one JSON object: what `as-of` prints. Events after a gap or
-// duplicate are folded as the projection folds them.
-using FoldToJson = std::string (*)(const std::vector<AuditEvent>& events);
-
 // The orders and inventory checkers each fill their half of `saga`.
 std::unique_ptr<KindChecker> make_pets_checker();  // pets and categories
 std::unique_ptr<KindChecker> make_orders_checker(SagaFacts& saga);
 std::unique_ptr<KindChecker> make_inventory_checker(SagaFacts& saga);
+
+// The state of one aggregate folded from its events (all of one kind, in
+// order), as one JSON object, or null before its first event: what `as-of`
+// prints. Events after a gap or duplicate are folded as the projection
+// folds them.
 std::string fold_pet_or_category(const std::vector<AuditEvent>& events);
 std::string fold_order(const std::vector<AuditEvent>& events);
 std::string fold_inventory(const std::vector<AuditEvent>& events);
