@@ -55,7 +55,7 @@ std::string CommandPath::commit(const NewEvent& event, LockGuard* guard, const A
   // read model behind, which the next lock holder must know about.
   try {
     const auto outcome =
-        pool_.run_idempotent([&](redis::Connection& c) { return apply(c, appended.envelope.time); });
+        pool_.run_idempotent([&](redis::Connection& c) { return apply(c, appended.envelope); });
     if (outcome == ApplyOutcome::Behind) {
       catch_up_.through(event.topic, appended.position.partition, appended.position.offset);
     }

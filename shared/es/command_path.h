@@ -19,8 +19,9 @@ enum class ApplyOutcome {
   Behind,     // an earlier event of the aggregate is not applied yet
 };
 
-// Applies the just-appended event to the read model; gets the event's time.
-using ApplyOwn = std::function<ApplyOutcome(redis::Connection&, const std::string& time)>;
+// Applies the just-appended event to the read model; gets the event as it
+// was appended (its time, id, version).
+using ApplyOwn = std::function<ApplyOutcome(redis::Connection&, const events::Envelope& appended)>;
 
 // The path every command of every service takes from decision to 2xx: the
 // aggregate lock (catching the read model up when its previous holder died),

@@ -7,6 +7,8 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "json/writer.h"
+
 namespace petstore::events {
 namespace {
 
@@ -65,6 +67,13 @@ std::string new_event_id() {
   return out.data();
 }
 
+std::string dataschema_for(std::string_view type, int schema_version) {
+  constexpr std::string_view prefix = "io.petstore.";
+  const auto name = type.substr(type.starts_with(prefix) ? prefix.size() : 0);
+  return "schemas/events/" + std::string(name) +
+         (schema_version == 1 ? "" : ".v" + std::to_string(schema_version)) + ".json";
+}
+
 kafka::Record to_record(const std::string& topic, const Envelope& e) {
   kafka::Record r;
   r.topic = topic;
@@ -79,6 +88,7 @@ kafka::Record to_record(const std::string& topic, const Envelope& e) {
       {"ce_time", e.time},
       {"ce_sequence", format_sequence(e.version)},
       {"ce_schemaversion", std::to_string(e.schema_version)},
+      {"ce_dataschema", dataschema_for(e.type, e.schema_version)},
       {"content-type", kContentType},
   };
   return r;
@@ -101,6 +111,16 @@ Envelope from_message(const kafka::Message& m) {
     throw std::invalid_argument("event version must be at least 1");
   }
   return e;
+}
+
+std::string to_structured_json(const Envelope& e) {
+  json::Writer w;
+  w.begin_object().field("specversion", kSpecVersion).field("id", e.id).field("source", e.source);
+  w.field("type", e.type).field("subject", std::to_string(e.aggregate_id)).field("time", e.time);
+  w.field("datacontenttype", kContentType).field("dataschema", dataschema_for(e.type, e.schema_version));
+  w.field("sequence", format_sequence(e.version)).field("schemaversion", std::to_string(e.schema_version));
+  w.key("data").raw(e.data).end_object();
+  return w.finish();
 }
 
 }  // namespace petstore::events

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kafka/consumer.h"
@@ -28,7 +29,18 @@ struct Envelope {
 inline constexpr const char* kSpecVersion = "1.0";
 inline constexpr const char* kContentType = "application/json";
 
+// ce_dataschema: the schema file of the event's data, relative to the
+// repository, e.g. "schemas/events/pet.created.json" for version 1 and
+// "schemas/events/pet.created.v2.json" for version 2.
+std::string dataschema_for(std::string_view type, int schema_version);
+
 kafka::Record to_record(const std::string& topic, const Envelope& e);
+
+// The event in CloudEvents' structured JSON format (specversion, id, source,
+// type, subject, time, datacontenttype, dataschema, the sequence and
+// schemaversion extensions, then data): how the history resources serve it.
+// Byte for byte the same for an envelope from either side of the log.
+std::string to_structured_json(const Envelope& e);
 
 // Throws std::invalid_argument when a required attribute is missing or bad.
 Envelope from_message(const kafka::Message& m);

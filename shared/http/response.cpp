@@ -4,6 +4,7 @@
 
 #include "error/codes.h"
 #include "error/domain_error.h"
+#include "http/request.h"
 #include "kafka/handles.h"
 #include "redis/connection.h"
 
@@ -13,6 +14,19 @@ void send_json(httplib::Response& res, int status, std::string body) {
   res.status = status;
   res.body = std::move(body);
   res.set_header("Content-Type", kJson);
+}
+
+void send_json_page(const httplib::Request& req, httplib::Response& res, const std::vector<std::string>& items,
+                    std::optional<std::int64_t> next_cursor) {
+  std::string body = "[";
+  for (const auto& item : items) {
+    body += (body.size() > 1 ? "," : "") + item;
+  }
+  body += "]";
+  if (next_cursor) {
+    res.set_header("Link", next_link(req, *next_cursor));
+  }
+  send_json(res, 200, std::move(body));
 }
 
 void send_error(httplib::Response& res, const ApiError& error) {

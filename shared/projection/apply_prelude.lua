@@ -5,9 +5,10 @@
 -- ARGV[1]  position field, or '' when the write path applies its own event
 -- ARGV[2]  offset (ignored without a position)
 -- ARGV[3]  key base of the service, e.g. "petstore:{pets}:"
--- The service's script reads its own arguments from ARGV[4] on.
+-- ARGV[4]  the event in CloudEvents' structured JSON, kept as history
+-- The service's script reads its own arguments from ARGV[5] on.
 
-local field, offset, base = ARGV[1], ARGV[2], ARGV[3]
+local field, offset, base, cloudevent = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 -- A record at or below the applied position was applied already.
 if field ~= '' then
@@ -26,7 +27,10 @@ end
 -- Per-aggregate versions make applying idempotent: an event at or below the
 -- aggregate's version changes nothing ('duplicate'); on the write path, an
 -- event that is not the next one must wait for the projection ('behind').
--- Returns nil when the event is to be applied.
+-- Returns nil when the event is to be applied, after adding it to the
+-- aggregate's history: the sorted set "<key>:history", score = version,
+-- which GET .../history pages through (readmodel::History). It outlives the
+-- aggregate's deletion, so a deleted pet's trail stays readable.
 local function version_verdict(key, version)
   local current = tonumber(redis.call('HGET', key, 'version') or '0')
   if version <= current then
@@ -36,5 +40,6 @@ local function version_verdict(key, version)
   if field == '' and version ~= current + 1 then
     return 'behind'
   end
+  redis.call('ZADD', key .. ':history', version, cloudevent)
   return nil
 end

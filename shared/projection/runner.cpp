@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace petstore::projection {
 
 Runner::Runner(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string offsets_key,
@@ -67,34 +70,59 @@ void Runner::loop() {
 
 void Runner::apply(const std::vector<kafka::Message>& batch) {
   pool_.run([&](redis::Connection& c) {
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      for (const auto& m : batch) {
-        applier_.queue(c, m);
-      }
-      bool noscript = false;
-      std::string failure;
-      for (size_t i = 0; i < batch.size(); ++i) {
-        const auto reply = c.next_reply();
-        if (redis::is_noscript(*reply)) {
-          noscript = true;
-        } else if (redis::is_error(*reply) && failure.empty()) {
-          failure = std::string(redis::as_string(*reply));
-        }
-      }
-      if (!failure.empty()) {
-        throw redis::CommandError("projection script: " + failure);
-      }
-      if (!noscript) {
-        return 0;
-      }
-      // Redis lost its script cache (restart, SCRIPT FLUSH). Applying is
-      // idempotent per event, so the batch is simply sent again.
-      for (const auto* s : applier_.scripts()) {
-        s->load(c);
+    apply_batch(c, applier_, batch);
+    return 0;
+  });
+}
+
+void apply_batch(redis::Connection& conn, Applier& applier, const std::vector<kafka::Message>& batch) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    for (const auto& m : batch) {
+      applier.queue(conn, m);
+    }
+    bool noscript = false;
+    std::string failure;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const auto reply = conn.next_reply();
+      if (redis::is_noscript(*reply)) {
+        noscript = true;
+      } else if (redis::is_error(*reply) && failure.empty()) {
+        failure = std::string(redis::as_string(*reply));
       }
     }
-    throw redis::CommandError("projection scripts could not be loaded");
-  });
+    if (!failure.empty()) {
+      throw redis::CommandError("projection script: " + failure);
+    }
+    if (!noscript) {
+      return;
+    }
+    // Redis lost its script cache (restart, SCRIPT FLUSH). Applying is
+    // idempotent per event, so the batch is simply sent again.
+    for (const auto* s : applier.scripts()) {
+      s->load(conn);
+    }
+  }
+  throw redis::CommandError("projection scripts could not be loaded");
+}
+
+void ByTopic::queue(redis::Connection& conn, const kafka::Message& message) {
+  const auto it = routes_.find(message.topic);
+  if (it == routes_.end()) {
+    throw std::logic_error("projection: no applier for topic " + message.topic);
+  }
+  it->second->queue(conn, message);
+}
+
+std::vector<const redis::Script*> ByTopic::scripts() const {
+  std::vector<const redis::Script*> out;
+  for (const auto& [topic, applier] : routes_) {
+    for (const auto* s : applier->scripts()) {
+      if (std::find(out.begin(), out.end(), s) == out.end()) {
+        out.push_back(s);
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace petstore::projection

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -25,6 +26,27 @@ class Applier {
   virtual void queue(redis::Connection& conn, const kafka::Message& message) = 0;
   // Every script queue() may use, so they can be loaded before pipelining.
   [[nodiscard]] virtual std::vector<const redis::Script*> scripts() const = 0;
+};
+
+// Applies a batch of consumed records through one Redis pipeline, one
+// queued script per record, and checks every reply. If Redis lost its script
+// cache the batch is sent again after loading the scripts (applying is
+// idempotent per record). Throws redis::CommandError or redis::Unavailable;
+// the caller retries the whole batch. The one path from the log to a read
+// model: the services' Runner and petstore-audit's rebuild both use it.
+void apply_batch(redis::Connection& conn, Applier& applier, const std::vector<kafka::Message>& batch);
+
+// Routes each record to the Applier of its topic: one pipeline can then carry
+// the records of several services' topics (petstore-audit's rebuild). A
+// record of a topic with no Applier is a programming error.
+class ByTopic : public Applier {
+ public:
+  void add(const std::string& topic, Applier& applier) { routes_[topic] = &applier; }
+  void queue(redis::Connection& conn, const kafka::Message& message) override;
+  [[nodiscard]] std::vector<const redis::Script*> scripts() const override;
+
+ private:
+  std::map<std::string, Applier*, std::less<>> routes_;
 };
 
 struct RunnerStats {

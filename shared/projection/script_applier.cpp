@@ -14,8 +14,10 @@ redis::Args view(const std::vector<std::string>& args) {
 
 }  // namespace
 
-ScriptApplier::ScriptApplier(std::string offsets_key, std::string_view apply_lua, std::string service)
+ScriptApplier::ScriptApplier(std::string offsets_key, std::string base, std::string_view apply_lua,
+                             std::string service)
     : offsets_key_(std::move(offsets_key)),
+      base_(std::move(base)),
       service_(std::move(service)),
       apply_(std::string(kApplyPreludeLua) + std::string(apply_lua)),
       skip_(kSkipLua) {}
@@ -28,8 +30,9 @@ void ScriptApplier::queue(redis::Connection& conn, const kafka::Message& m) {
   const auto field = m.topic + ":" + std::to_string(m.partition);
   const auto offset = std::to_string(m.offset);
   try {
-    auto event_args = event_arguments(m);
-    std::vector<std::string> args{field, offset};
+    const auto envelope = events::from_message(m);
+    auto event_args = event_arguments(envelope);
+    std::vector<std::string> args{field, offset, base_, events::to_structured_json(envelope)};
     args.insert(args.end(), std::make_move_iterator(event_args.begin()),
                 std::make_move_iterator(event_args.end()));
     apply_.append(conn, {offsets_key_}, view(args));
@@ -39,9 +42,9 @@ void ScriptApplier::queue(redis::Connection& conn, const kafka::Message& m) {
   }
 }
 
-es::ApplyOutcome ScriptApplier::apply_own(redis::Connection& conn,
+es::ApplyOutcome ScriptApplier::apply_own(redis::Connection& conn, const events::Envelope& envelope,
                                           std::vector<std::string> event_args) const {
-  std::vector<std::string> args{"", "0"};
+  std::vector<std::string> args{"", "0", base_, events::to_structured_json(envelope)};
   args.insert(args.end(), std::make_move_iterator(event_args.begin()),
               std::make_move_iterator(event_args.end()));
   const auto reply = apply_.run(conn, {offsets_key_}, view(args));

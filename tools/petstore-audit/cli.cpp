@@ -15,6 +15,9 @@ std::string usage() {
 commands:
   verify                 check the invariants over the whole log (docs/audit.md);
                          exit 1 and list every violation if one breaks
+  rebuild                fold the log into a key prefix of its own with the
+                         services' projection code and compare that with the
+                         live read model; exit 1 and list every difference
   history --pet ID | --order ID | --category ID
                          the audit trail of one aggregate across every topic
                          that mentions it
@@ -30,6 +33,16 @@ options:
   --max-pending-age S    verify: a placed order unanswered for more than S
                          seconds is a violation (default: listed only)
   --json                 verify: a JSON report; history: JSON Lines
+  --redis HOST:PORT      rebuild: the live read model's Redis (default:
+                         $REDIS_HOST:$REDIS_PORT, else 127.0.0.1:6379)
+  --redis-socket PATH    rebuild: reach that Redis over a Unix socket
+  --prefix P             rebuild: the live read model's key prefix (default:
+                         $PETSTORE_PREFIX, else petstore)
+  --into P               rebuild: the prefix to fold into (default: P-rebuild);
+                         its keys are deleted first
+  --keep                 rebuild: leave the rebuilt keys for inspection
+  --settle S             rebuild: wait up to S seconds (default 30) for the
+                         live projections to reach the end of the log
   --no-progress          no progress on standard error
   --topic-pets NAME, --topic-categories NAME, --topic-orders NAME,
   --topic-inventory NAME topics (default: $KAFKA_TOPIC_* or petstore.*.v1)
@@ -93,6 +106,13 @@ Options parse_options(const std::vector<std::string>& args) {
     std::ifstream in(".run/kafka.bootstrap");
     std::getline(in, o.brokers);
   }
+  o.redis.host = env_or("REDIS_HOST", o.redis.host);
+  o.redis.unix_socket = env_or("REDIS_SOCKET", "");
+  o.redis.command_timeout = std::chrono::seconds(30);  // reads whole sorted sets
+  o.prefix = env_or("PETSTORE_PREFIX", o.prefix);
+  if (const auto port = env_or("REDIS_PORT", ""); !port.empty()) {
+    o.redis.port = static_cast<int>(positive("REDIS_PORT", port));
+  }
   o.topics.names[Kind::Pets] = env_or("KAFKA_TOPIC_PETS", o.topics.names[Kind::Pets]);
   o.topics.names[Kind::Categories] = env_or("KAFKA_TOPIC_CATEGORIES", o.topics.names[Kind::Categories]);
   o.topics.names[Kind::Orders] = env_or("KAFKA_TOPIC_ORDERS", o.topics.names[Kind::Orders]);
@@ -126,6 +146,24 @@ Options parse_options(const std::vector<std::string>& args) {
       }
     } else if (a == "--max-pending-age") {
       o.max_pending_age = std::chrono::seconds(positive(a, value()));
+    } else if (a == "--redis") {
+      const auto& hp = value();
+      const auto colon = hp.rfind(':');
+      if (colon == std::string::npos || colon == 0) {
+        throw std::invalid_argument("--redis takes HOST:PORT, not '" + hp + "'");
+      }
+      o.redis.host = hp.substr(0, colon);
+      o.redis.port = static_cast<int>(positive(a, hp.substr(colon + 1)));
+    } else if (a == "--redis-socket") {
+      o.redis.unix_socket = value();
+    } else if (a == "--prefix") {
+      o.prefix = value();
+    } else if (a == "--into") {
+      o.into = value();
+    } else if (a == "--keep") {
+      o.keep = true;
+    } else if (a == "--settle") {
+      o.settle = std::chrono::seconds(positive(a, value()));
     } else if (a == "--json") {
       o.json = true;
     } else if (a == "--no-progress") {
@@ -162,6 +200,19 @@ Options parse_options(const std::vector<std::string>& args) {
   if (o.command == "verify") {
     if (positional.size() != 1 || o.kind) {
       throw std::invalid_argument("verify takes no aggregate");
+    }
+  } else if (o.command == "rebuild") {
+    if (positional.size() != 1 || o.kind) {
+      throw std::invalid_argument("rebuild takes no aggregate");
+    }
+    if (o.into.empty()) {
+      o.into = o.prefix + "-rebuild";
+    }
+    if (o.into == o.prefix || o.prefix.empty()) {
+      throw std::invalid_argument("--into must name a prefix other than the live one");
+    }
+    if (o.redis.port > 65535) {
+      throw std::invalid_argument("the Redis port is out of range");
     }
   } else if (o.command == "history") {
     if (positional.size() != 1 || !o.kind || *o.kind == Kind::Inventory) {

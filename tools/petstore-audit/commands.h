@@ -8,6 +8,7 @@
 
 #include "log_reader.h"
 #include "record.h"
+#include "redis/connection.h"
 
 namespace petstore::audit {
 
@@ -16,10 +17,17 @@ struct Options {
   Topics topics;
   ReadBounds bounds;
   bool progress = true;
-  std::string command;  // verify | history | as-of
+  std::string command;  // verify | rebuild | history | as-of
   // verify
   std::optional<std::chrono::milliseconds> max_pending_age;
   bool json = false;  // verify's report, history's JSON Lines
+  // rebuild: the live read model's Redis and key prefix, and the prefix the
+  // log is folded into
+  redis::Endpoint redis;
+  std::string prefix = "petstore";
+  std::string into;
+  bool keep = false;
+  std::chrono::seconds settle{30};
   // history, as-of: the aggregate
   std::optional<Kind> kind;
   std::int64_t id = 0;
@@ -33,9 +41,11 @@ std::string usage();
 // RFC 3339 date-time to milliseconds since the epoch; nullopt if it is not one.
 std::optional<std::int64_t> parse_time_ms(std::string_view text);
 
-// Each returns the process's exit status: 0 clean, 1 violations found (or,
-// for history and as-of, nothing found), 2 the log could not be read.
+// Each returns the process's exit status: 0 clean, 1 violations or
+// differences found (or, for history and as-of, nothing found), 2 the log or
+// Redis could not be read.
 int run_verify(const Options& o);
+int run_rebuild(const Options& o);
 int run_history(const Options& o);
 int run_as_of(const Options& o);
 

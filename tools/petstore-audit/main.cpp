@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
     if (options.command == "verify") {
       return run_verify(options);
     }
+    if (options.command == "rebuild") {
+      return run_rebuild(options);
+    }
     if (options.command == "history") {
       return run_history(options);
     }

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "events/envelope.h"
 #include "json/parse.h"
 #include "text/utf8.h"
 
@@ -30,12 +31,6 @@ std::optional<Kind> Topics::kind_of(std::string_view topic) const {
   return std::nullopt;
 }
 
-std::string dataschema_for(std::string_view type, int version) {
-  constexpr std::string_view prefix = "io.petstore.";
-  const auto name = type.substr(type.starts_with(prefix) ? prefix.size() : 0);
-  return "schemas/events/" + std::string(name) + (version == 1 ? "" : ".v" + std::to_string(version)) +
-         ".json";
-}
 
 namespace {
 
@@ -132,7 +127,7 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
     bad("unknown_schema", "no schema version " + std::to_string(e.schema_version) + " for " + e.type);
   }
   if (const auto dataschema = h("ce_dataschema");
-      !dataschema.empty() && dataschema != dataschema_for(e.type, e.schema_version)) {
+      !dataschema.empty() && dataschema != events::dataschema_for(e.type, e.schema_version)) {
     bad("bad_header", "ce_dataschema does not name the schema of this type and version");
   }
   if (const auto p = topics.partitions.find(m.topic); p != topics.partitions.end() && !m.key.empty()) {

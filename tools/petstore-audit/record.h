@@ -36,8 +36,4 @@ struct Topics {
 std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms,
                                        const Topics& topics, const SchemaRegistry& schemas, Findings& out);
 
-// The dataschema attribute for a type and version: the schema's path in the
-// repository, schemas/events/<name>[.v<N>].json (docs/events.md).
-std::string dataschema_for(std::string_view type, int version);
-
 }  // namespace petstore::audit

@@ -2,16 +2,16 @@
 -- that produced it (the projection) or without one (the write path applying
 -- its own just-acknowledged event). Per-ledger versions make it idempotent.
 --
--- KEYS and ARGV[1..3] as in shared/projection/apply_prelude.lua, which is
+-- KEYS and ARGV[1..4] as in shared/projection/apply_prelude.lua, which is
 -- prepended and defines field, offset, base, record_position, version_verdict.
--- ARGV[4]  event type   ARGV[5] pet id   ARGV[6] version   ARGV[7] time
--- ARGV[8]  pet status   ARGV[9] pet version   ARGV[10] quantity
--- ARGV[11] order id     ARGV[12] refusal reason
+-- ARGV[5]  event type   ARGV[6] pet id   ARGV[7] version   ARGV[8] time
+-- ARGV[9]  pet status   ARGV[10] pet version   ARGV[11] quantity
+-- ARGV[12] order id     ARGV[13] refusal reason
 -- Returns 'applied', 'duplicate', or 'behind' (write path only).
 
-local etype, pet, version, time = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
-local pet_status, pet_version, qty = ARGV[8], ARGV[9], tonumber(ARGV[10])
-local order, reason = ARGV[11], ARGV[12]
+local etype, pet, version, time = ARGV[5], ARGV[6], tonumber(ARGV[7]), ARGV[8]
+local pet_status, pet_version, qty = ARGV[9], ARGV[10], tonumber(ARGV[11])
+local order, reason = ARGV[12], ARGV[13]
 
 local key = base .. 'item:' .. pet
 local orders = key .. ':orders'

@@ -46,13 +46,12 @@ EventFields fields_of(const Event& event) {
 }  // namespace
 
 InventoryProjection::InventoryProjection(InventoryKeys keys)
-    : ScriptApplier(keys.offsets(), kApplyLua, "inventory"), keys_(std::move(keys)) {}
+    : ScriptApplier(keys.offsets(), keys.base(), kInventoryApplyLua, "inventory"), keys_(std::move(keys)) {}
 
 std::vector<std::string> InventoryProjection::arguments(const Event& event, std::int64_t version,
                                                         const std::string& time) const {
   auto f = fields_of(event);
-  return {keys_.base(),
-          std::string(type_of(event)),
+  return {std::string(type_of(event)),
           std::to_string(aggregate_of(event)),
           std::to_string(version),
           time,
@@ -63,14 +62,14 @@ std::vector<std::string> InventoryProjection::arguments(const Event& event, std:
           std::move(f.reason)};
 }
 
-std::vector<std::string> InventoryProjection::event_arguments(const kafka::Message& m) const {
-  const auto own = projection::decode_own_event(m, decode, aggregate_of);
-  return arguments(own.event, own.envelope.version, own.envelope.time);
+std::vector<std::string> InventoryProjection::event_arguments(const events::Envelope& envelope) const {
+  const auto event = projection::decode_own_event(envelope, decode, aggregate_of);
+  return arguments(event, envelope.version, envelope.time);
 }
 
 es::ApplyOutcome InventoryProjection::apply_own(redis::Connection& conn, const Event& event,
-                                                std::int64_t version, const std::string& time) const {
-  return ScriptApplier::apply_own(conn, arguments(event, version, time));
+                                  const events::Envelope& envelope) const {
+  return ScriptApplier::apply_own(conn, envelope, arguments(event, envelope.version, envelope.time));
 }
 
 }  // namespace petstore::inventory

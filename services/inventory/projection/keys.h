@@ -33,6 +33,8 @@ class InventoryKeys {
   }
   // Positions of the reactors to pets and orders events.
   [[nodiscard]] std::string reactor_positions() const { return space_.key("reactor:positions"); }
+  // Only the shared write-path keys (locks, idempotency, positions).
+  [[nodiscard]] static es::NotFromLog not_from_log() { return {}; }
 
  private:
   es::KeySpace space_;

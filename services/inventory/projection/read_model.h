@@ -7,6 +7,7 @@
 #include "domain/item.h"
 #include "http/request.h"
 #include "projection/keys.h"
+#include "readmodel/history.h"
 #include "readmodel/list_page.h"
 #include "redis/multiplexer.h"
 
@@ -22,6 +23,9 @@ class ReadModel {
   std::pair<Item, Reservation> ledger(std::int64_t pet_id, std::int64_t order_id = 0);
   // A tracked entry, or 404 inventory_item_not_found.
   Item require_item(std::int64_t pet_id);
+  // The aggregate's events (CloudEvents JSON) after version `page.after`; 404
+  // when no event names it. Kept after a deletion.
+  readmodel::Page<std::string> item_history(std::int64_t id, const http::PageRequest& page);
   readmodel::Page<Item> items(std::optional<PetStatus> status, const http::PageRequest& page);
   // Tracked entries per status, every status present (0 when none).
   std::map<PetStatus, std::int64_t> summary();

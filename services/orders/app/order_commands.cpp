@@ -19,8 +19,8 @@ OrderCommands::OrderCommands(es::CommandPath& path, ReadModel& read, OrdersProje
 void OrderCommands::commit(const Event& event, std::int64_t version, es::LockGuard* guard) {
   path_.commit(
       {topic_, std::string(type_of(event)), aggregate_of(event), version, encode(event), kSchemaVersion},
-      guard, [&](redis::Connection& c, const std::string& time) {
-        return projection_.apply_own(c, event, version, time);
+      guard, [&](redis::Connection& c, const events::Envelope& appended) {
+        return projection_.apply_own(c, event, appended);
       });
 }
 

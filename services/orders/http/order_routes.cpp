@@ -80,6 +80,14 @@ void add_order_routes(http::Router& router, const RouteDeps& d) {
                send_order(res, d.read.require_order(path.id(0, "orderId")));
              });
 
+  // Beta: the aggregate's events as CloudEvents, paginated by version.
+  router.add("GET", "/store/orders/{orderId}/history",
+             [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
+               const http::Query q(req, {"limit", "cursor"});
+               const auto page = d.read.order_history(path.id(0, "orderId"), http::page_request(q));
+               http::send_json_page(req, res, page.items, page.next_cursor);
+             });
+
   router.add("POST", "/store/orders/{orderId}/complete",
              [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
                const auto id = path.id(0, "orderId");

@@ -2,15 +2,15 @@
 -- position that produced it (the projection) or without one (the write path
 -- applying its own just-acknowledged event). Versions make it idempotent.
 --
--- KEYS and ARGV[1..3] as in shared/projection/apply_prelude.lua, which is
+-- KEYS and ARGV[1..4] as in shared/projection/apply_prelude.lua, which is
 -- prepended and defines field, offset, base, record_position, version_verdict.
--- ARGV[4]  event type   ARGV[5] order id   ARGV[6] version   ARGV[7] time
--- ARGV[8]  pet id       ARGV[9] quantity   ARGV[10] ship date ('' for none)
--- ARGV[11] refusal reason
+-- ARGV[5]  event type   ARGV[6] order id   ARGV[7] version   ARGV[8] time
+-- ARGV[9]  pet id       ARGV[10] quantity   ARGV[11] ship date ('' for none)
+-- ARGV[12] refusal reason
 -- Returns 'applied', 'duplicate', or 'behind' (write path only).
 
-local etype, id, version, time = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
-local pet, qty, ship, reason = ARGV[8], ARGV[9], ARGV[10], ARGV[11]
+local etype, id, version, time = ARGV[5], ARGV[6], tonumber(ARGV[7]), ARGV[8]
+local pet, qty, ship, reason = ARGV[9], ARGV[10], ARGV[11], ARGV[12]
 
 local key = base .. 'order:' .. id
 local verdict = version_verdict(key, version)

@@ -27,6 +27,8 @@ class OrderKeys {
     return space_.key("idem:orders:" + std::string(key));
   }
   [[nodiscard]] std::string reactor_positions() const { return space_.key("reactor:positions"); }
+  // Only the shared write-path keys (locks, idempotency, positions).
+  [[nodiscard]] static es::NotFromLog not_from_log() { return {}; }
 
   // Sorted sets (score = id) for the filters of GET /store/orders: all, by
   // pet, by status, by completeness, and by pet with either of the last two.

@@ -6,7 +6,7 @@
 namespace petstore::orders {
 
 OrdersProjection::OrdersProjection(OrderKeys keys)
-    : ScriptApplier(keys.offsets(), kApplyLua, "orders"), keys_(std::move(keys)) {}
+    : ScriptApplier(keys.offsets(), keys.base(), kOrdersApplyLua, "orders"), keys_(std::move(keys)) {}
 
 std::vector<std::string> OrdersProjection::arguments(const Event& event, std::int64_t version,
                                                      const std::string& time) const {
@@ -21,8 +21,7 @@ std::vector<std::string> OrdersProjection::arguments(const Event& event, std::in
              event);
   const auto [pet, quantity] =
       std::visit([](const auto& e) { return std::pair(e.pet_id, e.quantity); }, event);
-  return {keys_.base(),
-          std::string(type_of(event)),
+  return {std::string(type_of(event)),
           std::to_string(aggregate_of(event)),
           std::to_string(version),
           time,
@@ -32,14 +31,14 @@ std::vector<std::string> OrdersProjection::arguments(const Event& event, std::in
           std::move(reason)};
 }
 
-std::vector<std::string> OrdersProjection::event_arguments(const kafka::Message& m) const {
-  const auto own = projection::decode_own_event(m, decode, aggregate_of);
-  return arguments(own.event, own.envelope.version, own.envelope.time);
+std::vector<std::string> OrdersProjection::event_arguments(const events::Envelope& envelope) const {
+  const auto event = projection::decode_own_event(envelope, decode, aggregate_of);
+  return arguments(event, envelope.version, envelope.time);
 }
 
 es::ApplyOutcome OrdersProjection::apply_own(redis::Connection& conn, const Event& event,
-                                             std::int64_t version, const std::string& time) const {
-  return ScriptApplier::apply_own(conn, arguments(event, version, time));
+                                  const events::Envelope& envelope) const {
+  return ScriptApplier::apply_own(conn, envelope, arguments(event, envelope.version, envelope.time));
 }
 
 }  // namespace petstore::orders

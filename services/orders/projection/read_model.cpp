@@ -47,6 +47,14 @@ std::optional<Order> ReadModel::order(std::int64_t id) {
   return order_from(id, redis::expect_ok(reply).element);
 }
 
+readmodel::Page<std::string> ReadModel::order_history(std::int64_t id, const http::PageRequest& page) {
+  auto found = readmodel::history_page(reads_, keys_.order(id), page);
+  if (!found) {
+    throw DomainError(DomainError::Kind::NotFound, codes::kOrderNotFound, "order " + std::to_string(id) + " does not exist");
+  }
+  return *std::move(found);
+}
+
 Order ReadModel::require_order(std::int64_t id) {
   auto found = order(id);
   if (!found) {

@@ -6,6 +6,7 @@
 #include "domain/order.h"
 #include "http/request.h"
 #include "projection/keys.h"
+#include "readmodel/history.h"
 #include "readmodel/list_page.h"
 #include "redis/multiplexer.h"
 
@@ -25,6 +26,9 @@ class ReadModel {
   std::optional<Order> order(std::int64_t id);
   // The order, or 404 order_not_found.
   Order require_order(std::int64_t id);
+  // The aggregate's events (CloudEvents JSON) after version `page.after`; 404
+  // when no event names it. Kept after a deletion.
+  readmodel::Page<std::string> order_history(std::int64_t id, const http::PageRequest& page);
   readmodel::Page<Order> orders(const OrderFilter& filter, const http::PageRequest& page);
 
  private:

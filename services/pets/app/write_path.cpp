@@ -52,8 +52,8 @@ std::string WritePath::commit(const Event& event, std::int64_t version, es::Lock
                               const std::string& claim_token) {
   return path_.commit({topic_for(event), std::string(type_of(event)), aggregate_of(event), version,
                        encode(event), kSchemaVersion},
-                      guard, [&](redis::Connection& c, const std::string& time) {
-                        return projection_.apply_own(c, event, version, time, claim_token);
+                      guard, [&](redis::Connection& c, const events::Envelope& appended) {
+                        return projection_.apply_own(c, event, appended, claim_token);
                       });
 }
 

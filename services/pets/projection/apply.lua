@@ -4,18 +4,18 @@
 -- how a 2xx guarantees read-your-writes. Per-aggregate versions make it
 -- idempotent: an event at or below the applied version changes nothing.
 --
--- KEYS and ARGV[1..3] as in shared/projection/apply_prelude.lua, which is
+-- KEYS and ARGV[1..4] as in shared/projection/apply_prelude.lua, which is
 -- prepended and defines field, offset, base, record_position, version_verdict.
--- ARGV[4]  event type      ARGV[5] aggregate id   ARGV[6] version   ARGV[7] time
--- ARGV[8]  name            ARGV[9] category id    ARGV[10] status
--- ARGV[11] description     ARGV[12] '1' if a description is present
--- ARGV[13] claim token to release on the category ('' for none)
+-- ARGV[5]  event type      ARGV[6] aggregate id   ARGV[7] version   ARGV[8] time
+-- ARGV[9]  name            ARGV[10] category id    ARGV[11] status
+-- ARGV[12] description     ARGV[13] '1' if a description is present
+-- ARGV[14] claim token to release on the category ('' for none)
 -- Returns 'applied', 'duplicate', or 'behind' (write path only: an earlier
 -- event of this aggregate is not applied yet, so the caller must wait).
 
-local etype, id, version, time = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
-local name, cat, status = ARGV[8], ARGV[9], ARGV[10]
-local description, has_description, claim = ARGV[11], ARGV[12] == '1', ARGV[13]
+local etype, id, version, time = ARGV[5], ARGV[6], tonumber(ARGV[7]), ARGV[8]
+local name, cat, status = ARGV[9], ARGV[10], ARGV[11]
+local description, has_description, claim = ARGV[12], ARGV[13] == '1', ARGV[14]
 
 local function release_claim(category)
   if claim ~= '' then

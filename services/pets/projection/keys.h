@@ -50,6 +50,15 @@ class PetKeys {
   }
   [[nodiscard]] std::string all_categories() const { return space_.key("cats:all"); }
 
+  // Besides the shared ones: a category's claims and its closing mark, which
+  // claims.lua and close_category.lua keep for the write path.
+  [[nodiscard]] static es::NotFromLog not_from_log() {
+    es::NotFromLog n;
+    n.key_suffixes = {":claims"};
+    n.hash_fields = {"closingUntil"};
+    return n;
+  }
+
  private:
   es::KeySpace space_;
 };

@@ -49,14 +49,13 @@ EventFields fields_of(const Event& event) {
 }  // namespace
 
 PetsProjection::PetsProjection(PetKeys keys)
-    : ScriptApplier(keys.offsets(), kApplyLua, "pets"), keys_(std::move(keys)) {}
+    : ScriptApplier(keys.offsets(), keys.base(), kPetsApplyLua, "pets"), keys_(std::move(keys)) {}
 
 std::vector<std::string> PetsProjection::arguments(const Event& event, std::int64_t version,
                                                    const std::string& time,
                                                    const std::string& claim_token) const {
   auto f = fields_of(event);
-  return {keys_.base(),
-          std::string(type_of(event)),
+  return {std::string(type_of(event)),
           std::to_string(aggregate_of(event)),
           std::to_string(version),
           time,
@@ -68,14 +67,16 @@ std::vector<std::string> PetsProjection::arguments(const Event& event, std::int6
           claim_token};
 }
 
-std::vector<std::string> PetsProjection::event_arguments(const kafka::Message& m) const {
-  const auto own = projection::decode_own_event(m, decode, aggregate_of);
-  return arguments(own.event, own.envelope.version, own.envelope.time, "");
+std::vector<std::string> PetsProjection::event_arguments(const events::Envelope& envelope) const {
+  const auto event = projection::decode_own_event(envelope, decode, aggregate_of);
+  return arguments(event, envelope.version, envelope.time, "");
 }
 
-es::ApplyOutcome PetsProjection::apply_own(redis::Connection& conn, const Event& event, std::int64_t version,
-                                           const std::string& time, const std::string& claim_token) const {
-  return ScriptApplier::apply_own(conn, arguments(event, version, time, claim_token));
+es::ApplyOutcome PetsProjection::apply_own(redis::Connection& conn, const Event& event,
+                                           const events::Envelope& envelope,
+                                           const std::string& claim_token) const {
+  return ScriptApplier::apply_own(conn, envelope,
+                                  arguments(event, envelope.version, envelope.time, claim_token));
 }
 
 }  // namespace petstore::pets

@@ -17,11 +17,11 @@ class PetsProjection : public projection::ScriptApplier {
  public:
   explicit PetsProjection(PetKeys keys);
 
-  es::ApplyOutcome apply_own(redis::Connection& conn, const Event& event, std::int64_t version,
-                             const std::string& time, const std::string& claim_token) const;
+  es::ApplyOutcome apply_own(redis::Connection& conn, const Event& event, const events::Envelope& envelope,
+                             const std::string& claim_token) const;
 
  protected:
-  [[nodiscard]] std::vector<std::string> event_arguments(const kafka::Message& message) const override;
+  [[nodiscard]] std::vector<std::string> event_arguments(const events::Envelope& envelope) const override;
 
  private:
   [[nodiscard]] std::vector<std::string> arguments(const Event& event, std::int64_t version,

@@ -8,6 +8,7 @@
 #include "domain/pet.h"
 #include "http/request.h"
 #include "projection/keys.h"
+#include "readmodel/history.h"
 #include "readmodel/list_page.h"
 #include "redis/multiplexer.h"
 
@@ -32,6 +33,9 @@ class ReadModel {
   // The same, but a missing resource is a DomainError (404 pet_not_found /
   // category_not_found), the one place that answer is made.
   Pet require_pet(std::int64_t id);
+  // The aggregate's events (CloudEvents JSON) after version `page.after`; 404
+  // when no event names it. Kept after a deletion.
+  readmodel::Page<std::string> pet_history(std::int64_t id, const http::PageRequest& page);
   Category require_category(std::int64_t id);
   Page<Pet> pets(const PetFilter& filter, const http::PageRequest& page);
   Page<Category> categories(const http::PageRequest& page);

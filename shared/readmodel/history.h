@@ -1,0 +1,27 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "http/request.h"
+#include "readmodel/list_page.h"
+#include "redis/multiplexer.h"
+
+namespace petstore::readmodel {
+
+// Every service's projection keeps each aggregate's events, in CloudEvents'
+// structured JSON, in the sorted set "<aggregate key>:history" with the
+// version as score (shared/projection/apply_prelude.lua). It is a read model
+// like any other: rebuilt from the log, and compared by petstore-audit's
+// rebuild.
+inline std::string history_key(const std::string& aggregate_key) {
+  return aggregate_key + ":history";
+}
+
+// One page of an aggregate's history: its events after version `req.after`,
+// in version order, and the version to continue after when more follow.
+// nullopt for an aggregate no event names (a first page with nothing in it).
+std::optional<Page<std::string>> history_page(redis::Multiplexer& reads, const std::string& aggregate_key,
+                                              const http::PageRequest& req);
+
+}  // namespace petstore::readmodel

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "es/key_space.h"
+#include "projection/runner.h"
+
+namespace petstore::audit {
+
+// One service's read model as `rebuild` needs it: the service's own
+// projection code, writing under a key prefix of the auditor's choosing, and
+// what of the key space the log does not produce. Each is defined in a
+// library compiled against that service alone (the services share header
+// names), so the tool folds the log with exactly the code the services run.
+struct ReadModel {
+  std::string service;  // "pets": the key space "<prefix>:{pets}:"
+  std::unique_ptr<projection::Applier> applier;
+  es::NotFromLog not_from_log;
+};
+
+ReadModel pets_read_model(const std::string& prefix);  // pets and categories
+ReadModel orders_read_model(const std::string& prefix);
+ReadModel inventory_read_model(const std::string& prefix);
+
+}  // namespace petstore::audit
