@@ -202,7 +202,8 @@ TEST_F(PetstoreAuditTest, RebuildMatchesTheLiveReadModelAndReportsEveryChange) {
   const auto pet = std::to_string(pet_);
   redis_command({"HSET", pets + "pet:" + pet, "status", "sold"});  // a changed field
   redis_command({"ZADD", pets + "pets:all", "42", "42"});           // a stray index entry
-  redis_command({"DEL", store_->prefix() + ":{orders}:order:" + std::to_string(order_)});  // a lost record
+  const auto order_key = store_->prefix() + ":{orders}:order:" + std::to_string(order_);
+  redis_command({"RENAME", order_key, store_->prefix() + ":saved-order"});  // a lost record
   redis_command({"HSET", pets + "pet:1", "name", "Ghost"});  // a record the log never made
   redis_command({"SET", pets + "lock:pet:1", "x"});          // write-path state: not compared
   const auto changed = audit("rebuild --keep --into " + store_->prefix() + "-mine");
@@ -222,6 +223,7 @@ TEST_F(PetstoreAuditTest, RebuildMatchesTheLiveReadModelAndReportsEveryChange) {
   redis_command({"HSET", pets + "pet:" + pet, "status", "available"});
   redis_command({"ZREM", pets + "pets:all", "42"});
   redis_command({"DEL", pets + "pet:1", pets + "lock:pet:1"});
+  redis_command({"RENAME", store_->prefix() + ":saved-order", order_key});
 }
 
 // History over HTTP (beta): each aggregate's CloudEvents, exactly the
@@ -260,7 +262,7 @@ TEST_F(PetstoreAuditTest, HistoryOverHttpServesTheLoggedEventsOfEachAggregate) {
       EXPECT_EQ(e["subject"].GetString(), std::to_string(c.id));
       EXPECT_EQ(e["sequence"].GetString(), events::format_sequence(i + 1));
       const std::string type = e["type"].GetString();
-      EXPECT_EQ(e["dataschema"].GetString(), events::dataschema_for(type, 1));
+      EXPECT_EQ(e["dataschema"].GetString(), events::dataschema_for(type, std::stoi(e["schemaversion"].GetString())));
       EXPECT_TRUE(e["data"].IsObject());
     }
     ASSERT_FALSE(ids.empty());
@@ -289,6 +291,59 @@ TEST_F(PetstoreAuditTest, HistoryOverHttpServesTheLoggedEventsOfEachAggregate) {
     const auto r = http_->Get(path.c_str());
     EXPECT_EQ(error_code(r), code) << path;
   }
+}
+
+// Schema evolution end to end (docs/events.md): a pet.created of schema
+// version 1, as a writer from before descriptions appended it, sits in the
+// log beside the version 2 records the services write now. The projection
+// serves both, the history shows both versions, verify checks each record
+// against the schema of its own version, and the log replays to the live state.
+TEST_F(PetstoreAuditTest, SchemaVersionsOneAndTwoSideBySide) {
+  const auto cat = id_of(post_json(*http_, "/categories", R"({"name":"Cats"})"));
+  const auto now = id_of(post_json(*http_, "/pets",
+                                   R"({"name":"New","categoryId":)" + std::to_string(cat) +
+                                       R"(,"description":"written as version 2"})"));
+  const auto old = 9'000'000'000'000 + static_cast<std::int64_t>(std::chrono::steady_clock::now().time_since_epoch().count() % 1'000'000'000);
+  events::Envelope v1{events::new_event_id(),
+                      "io.petstore.pet.created",
+                      "/petstore/pets",
+                      old,
+                      1,
+                      events::format_time(std::chrono::system_clock::now()),
+                      1,
+                      R"({"id":)" + std::to_string(old) + R"(,"name":"Old","categoryId":)" + std::to_string(cat) +
+                          R"(,"status":"available"})"};
+  auto record = events::to_record(store_->topic("pets"), v1);
+  std::erase_if(record.headers, [](const kafka::Header& h) { return h.name == "ce_dataschema"; });
+  kafka::Producer producer({Stack::get().kafka_brokers, "audit-test-v1", 0, 5000});
+  producer.append(record);
+
+  const auto path = "/pets/" + std::to_string(old);
+  ASSERT_TRUE(eventually([&] { return http_->Get(path.c_str())->status == 200; }));
+  EXPECT_FALSE(parse(http_->Get(path.c_str())->body).HasMember("description"));
+  EXPECT_STREQ(parse(http_->Get(("/pets/" + std::to_string(now)).c_str())->body)["description"].GetString(),
+               "written as version 2");
+  // The old pet gains a description: its next event is version 2.
+  ASSERT_EQ(put_json(*http_, path, R"({"name":"Old","categoryId":)" + std::to_string(cat) +
+                                       R"(,"description":"added later"})")
+                ->status,
+            200);
+  EXPECT_STREQ(parse(http_->Get(path.c_str())->body)["description"].GetString(), "added later");
+  const auto history = parse(http_->Get((path + "/history").c_str())->body);
+  ASSERT_EQ(history.Size(), 2U);
+  EXPECT_STREQ(history[0]["schemaversion"].GetString(), "1");
+  EXPECT_STREQ(history[0]["dataschema"].GetString(), "schemas/events/pet.created.json");
+  EXPECT_STREQ(history[1]["schemaversion"].GetString(), "2");
+  EXPECT_STREQ(history[1]["dataschema"].GetString(), "schemas/events/pet.updated.v2.json");
+
+  const auto verify = audit("verify");
+  EXPECT_EQ(verify.status, 0) << verify.out;
+  const auto rebuild = audit("rebuild");
+  EXPECT_EQ(rebuild.status, 0) << rebuild.out;
+  EXPECT_NE(rebuild.out.find("\n0 differences\n"), std::string::npos) << rebuild.out;
+  const auto as_of = audit("as-of " + events::format_time(std::chrono::system_clock::now()) + " --pet " +
+                           std::to_string(old));
+  EXPECT_NE(as_of.out.find(R"("description":"added later")"), std::string::npos) << as_of.out;
 }
 
 TEST_F(PetstoreAuditTest, VerifyHistoryAsOfAndCorruptRecords) {

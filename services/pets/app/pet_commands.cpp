@@ -11,6 +11,7 @@ Pet with_event(Pet pet, const PetUpdated& e, std::int64_t version, const std::st
   pet.name = e.name;
   pet.category_id = e.category_id;
   pet.status = e.status;
+  pet.description = e.description;
   pet.version = version;
   pet.updated_at = time;
   return pet;
@@ -36,7 +37,7 @@ Pet PetCommands::create(std::int64_t id, const PetFields& fields, bool resumed) 
     }
     throw;
   }
-  return Pet{id, event.name, event.category_id, event.status, 1, time, time};
+  return Pet{id, event.name, event.category_id, event.status, 1, time, time, event.description};
 }
 
 Pet PetCommands::replace(std::int64_t id, const PetFields& fields, const Precondition& precondition) {

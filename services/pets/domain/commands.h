@@ -13,6 +13,7 @@ struct PetFields {
   std::string name;
   std::int64_t category_id = 0;
   std::optional<PetStatus> status;  // absent: available on create, unchanged on replace
+  std::optional<std::string> description;  // absent: none (a replace removes it)
 };
 
 struct CategoryFields {

@@ -19,17 +19,20 @@ void check_transition(PetStatus from, PetStatus to) {
 
 PetCreated decide_create_pet(std::int64_t id, const PetFields& fields) {
   validate_name("name", fields.name);
-  return {id, fields.name, fields.category_id, fields.status.value_or(PetStatus::Available)};
+  validate_description(fields.description);
+  return {id, fields.name, fields.category_id, fields.status.value_or(PetStatus::Available), fields.description};
 }
 
 std::optional<PetUpdated> decide_replace_pet(const Pet& current, const PetFields& fields) {
   validate_name("name", fields.name);
+  validate_description(fields.description);
   const auto status = fields.status.value_or(current.status);
   check_transition(current.status, status);
-  if (fields.name == current.name && fields.category_id == current.category_id && status == current.status) {
+  if (fields.name == current.name && fields.category_id == current.category_id && status == current.status &&
+      fields.description == current.description) {
     return std::nullopt;
   }
-  return PetUpdated{current.id, fields.name, fields.category_id, status};
+  return PetUpdated{current.id, fields.name, fields.category_id, status, fields.description};
 }
 
 std::optional<PetStatusChanged> decide_change_status(const Pet& current, PetStatus to) {

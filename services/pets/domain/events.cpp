@@ -38,17 +38,21 @@ bool is_category_event(const Event& e) {
          std::holds_alternative<CategoryDeleted>(e);
 }
 
+int schema_version_of(const Event& e) {
+  return std::holds_alternative<PetCreated>(e) || std::holds_alternative<PetUpdated>(e) ? 2 : 1;
+}
+
 std::string encode(const Event& e) {
   json::Writer w;
   w.begin_object();
   std::visit(Overloaded{
                  [&](const PetCreated& ev) {
                    w.field("id", ev.id).field("name", ev.name).field("categoryId", ev.category_id);
-                   w.field("status", to_string(ev.status));
+                   w.field("status", to_string(ev.status)).optional_field("description", ev.description);
                  },
                  [&](const PetUpdated& ev) {
                    w.field("id", ev.id).field("name", ev.name).field("categoryId", ev.category_id);
-                   w.field("status", to_string(ev.status));
+                   w.field("status", to_string(ev.status)).optional_field("description", ev.description);
                  },
                  [&](const PetStatusChanged& ev) {
                    w.field("id", ev.id).field("from", to_string(ev.from)).field("to", to_string(ev.to));
@@ -70,10 +74,13 @@ std::string encode(const Event& e) {
 Event decode(std::string_view type, std::string_view data) {
   const json::EventFields f(data);
   if (type == event_types::kPetCreated) {
-    return PetCreated{f.integer("id"), f.text("name"), f.integer("categoryId"), status_field(f, "status")};
+    // Version 1 has no description; version 2 may have one.
+    return PetCreated{f.integer("id"), f.text("name"), f.integer("categoryId"), status_field(f, "status"),
+                      f.optional_text("description")};
   }
   if (type == event_types::kPetUpdated) {
-    return PetUpdated{f.integer("id"), f.text("name"), f.integer("categoryId"), status_field(f, "status")};
+    return PetUpdated{f.integer("id"), f.text("name"), f.integer("categoryId"), status_field(f, "status"),
+                      f.optional_text("description")};
   }
   if (type == event_types::kPetStatusChanged) {
     return PetStatusChanged{f.integer("id"), status_field(f, "from"), status_field(f, "to")};

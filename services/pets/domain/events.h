@@ -17,12 +17,14 @@ struct PetCreated {
   std::string name;
   std::int64_t category_id = 0;
   PetStatus status = PetStatus::Available;
+  std::optional<std::string> description;  // schema version 2 (absent from version 1)
 };
 struct PetUpdated {  // full state after the change
   std::int64_t id = 0;
   std::string name;
   std::int64_t category_id = 0;
   PetStatus status = PetStatus::Available;
+  std::optional<std::string> description;  // schema version 2 (absent from version 1)
 };
 struct PetStatusChanged {
   std::int64_t id = 0;
@@ -59,7 +61,11 @@ inline constexpr std::string_view kCategoryUpdated = "io.petstore.category.updat
 inline constexpr std::string_view kCategoryDeleted = "io.petstore.category.deleted";
 }  // namespace event_types
 
-inline constexpr int kSchemaVersion = 1;
+// The schema version this code writes for an event (ce_schemaversion):
+// pet.created and pet.updated are at version 2, which added the optional
+// `description`; every other type is at 1. decode() reads every version
+// ever written (docs/events.md, "Compatibility rules").
+int schema_version_of(const Event& e);
 
 std::string_view type_of(const Event& e);
 std::int64_t aggregate_of(const Event& e);

@@ -24,7 +24,7 @@ bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::s
   applied = version;
   std::visit(Overloaded{
                  [&](const PetCreated& e) {
-                   s.pets[id] = Pet{id, e.name, e.category_id, e.status, version, time, time};
+                   s.pets[id] = Pet{id, e.name, e.category_id, e.status, version, time, time, e.description};
                    count_pet(s, e.category_id, 1);
                  },
                  [&](const PetUpdated& e) {
@@ -37,6 +37,7 @@ bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::s
                    p.name = e.name;
                    p.category_id = e.category_id;
                    p.status = e.status;
+                   p.description = e.description;
                    p.version = version;
                    p.updated_at = time;
                  },

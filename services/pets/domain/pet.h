@@ -21,6 +21,7 @@ struct Pet {
   std::int64_t version = 0;
   std::string created_at;
   std::string updated_at;
+  std::optional<std::string> description;  // since schema version 2 of pet.created/updated
 
   bool operator==(const Pet&) const = default;
 };

@@ -37,7 +37,7 @@ std::int64_t positive_id(json::ObjectReader& in, const char* name) {
 
 void write_pet_fields(json::Writer& w, const Pet& p) {
   w.field("id", p.id).field("name", p.name).field("categoryId", p.category_id);
-  w.field("status", to_string(p.status));
+  w.field("status", to_string(p.status)).optional_field("description", p.description);
 }
 
 void write_category(json::Writer& w, const Category& c) {
@@ -68,6 +68,7 @@ PetFields parse_pet(const httplib::Request& req, std::optional<std::int64_t> pat
   if (const auto status = in.optional_string("status")) {
     f.status = parse_status_value(*status, "field 'status'");
   }
+  f.description = in.optional_string("description");
   in.reject_unknown();
   return f;
 }

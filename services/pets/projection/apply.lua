@@ -8,7 +8,8 @@
 -- prepended and defines field, offset, base, record_position, version_verdict.
 -- ARGV[5]  event type      ARGV[6] aggregate id   ARGV[7] version   ARGV[8] time
 -- ARGV[9]  name            ARGV[10] category id    ARGV[11] status
--- ARGV[12] description     ARGV[13] '1' if a description is present
+-- ARGV[12] description     ARGV[13] '1' if a description is present (a category's,
+--          or a pet's since schema version 2 of pet.created and pet.updated)
 -- ARGV[14] claim token to release on the category ('' for none)
 -- Returns 'applied', 'duplicate', or 'behind' (write path only: an earlier
 -- event of this aggregate is not applied yet, so the caller must wait).
@@ -60,6 +61,9 @@ end
 if etype == 'io.petstore.pet.created' then
   redis.call('HSET', key, 'name', name, 'categoryId', cat, 'status', status, 'version', version,
              'createdAt', time, 'updatedAt', time, 'deleted', '0')
+  if has_description then  -- schema version 2 only
+    redis.call('HSET', key, 'description', description)
+  end
   index_add(id, cat, status)
   count_pet(cat, 1)
 elseif etype == 'io.petstore.pet.updated' then
@@ -73,6 +77,11 @@ elseif etype == 'io.petstore.pet.updated' then
   end
   redis.call('HSET', key, 'name', name, 'categoryId', cat, 'status', status, 'version', version,
              'updatedAt', time)
+  if has_description then  -- the full state: no description means none
+    redis.call('HSET', key, 'description', description)
+  else
+    redis.call('HDEL', key, 'description')
+  end
   index_add(id, cat, status)
 elseif etype == 'io.petstore.pet.status_changed' then
   local old = redis.call('HMGET', key, 'categoryId', 'status')

@@ -22,11 +22,15 @@ EventFields fields_of(const Event& event) {
                    f.name = e.name;
                    f.category = std::to_string(e.category_id);
                    f.status = to_string(e.status);
+                   f.has_description = e.description.has_value();
+                   f.description = e.description.value_or("");
                  },
                  [&](const PetUpdated& e) {
                    f.name = e.name;
                    f.category = std::to_string(e.category_id);
                    f.status = to_string(e.status);
+                   f.has_description = e.description.has_value();
+                   f.description = e.description.value_or("");
                  },
                  [&](const PetStatusChanged& e) { f.status = to_string(e.to); },
                  [&](const PetDeleted&) {},

@@ -17,8 +17,8 @@ bool is_nil(const redisReply& r) {
 }
 
 // Field order shared by the single and list reads.
-constexpr std::array<std::string_view, 7> kPetFields = {"name",      "categoryId", "status", "version",
-                                                        "createdAt", "updatedAt",  "deleted"};
+constexpr std::array<std::string_view, 8> kPetFields = {"name",      "categoryId", "status",  "version",
+                                                        "createdAt", "updatedAt",  "deleted", "description"};
 constexpr std::array<std::string_view, 4> kCategoryFields = {"name", "description", "version", "deleted"};
 
 std::optional<Pet> pet_from(std::int64_t id, redisReply* const* v) {
@@ -33,6 +33,9 @@ std::optional<Pet> pet_from(std::int64_t id, redisReply* const* v) {
   p.version = redis::as_integer(*v[3]);
   p.created_at = str(*v[4]);
   p.updated_at = str(*v[5]);
+  if (!is_nil(*v[7])) {
+    p.description = str(*v[7]);
+  }
   return p;
 }
 

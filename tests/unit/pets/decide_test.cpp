@@ -8,7 +8,7 @@ namespace petstore::pets {
 namespace {
 
 Pet rex(PetStatus status = PetStatus::Available) {
-  return Pet{7, "Rex", 3, status, 4, "t0", "t1"};
+  return Pet{7, "Rex", 3, status, 4, "t0", "t1", std::nullopt};
 }
 
 DomainError::Kind kind_of(const std::function<void()>& f) {
@@ -22,20 +22,20 @@ DomainError::Kind kind_of(const std::function<void()>& f) {
 }
 
 TEST(DecideCreatePet, DefaultsToAvailable) {
-  const auto e = decide_create_pet(9, {"Rex", 3, std::nullopt});
+  const auto e = decide_create_pet(9, {"Rex", 3, std::nullopt, std::nullopt});
   EXPECT_EQ(e.id, 9);
   EXPECT_EQ(e.status, PetStatus::Available);
   EXPECT_EQ(e.category_id, 3);
 }
 
 TEST(DecideCreatePet, RefusesBadNames) {
-  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"", 3, {}}); }), DomainError::Kind::Invalid);
-  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"   ", 3, {}}); }), DomainError::Kind::Invalid);
+  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"", 3, {}, std::nullopt}); }), DomainError::Kind::Invalid);
+  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"   ", 3, {}, std::nullopt}); }), DomainError::Kind::Invalid);
   EXPECT_EQ(kind_of([] {
-              decide_create_pet(1, {std::string(101, 'a'), 3, {}});
+              decide_create_pet(1, {std::string(101, 'a'), 3, {}, std::nullopt});
             }),
             DomainError::Kind::Invalid);
-  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"a\nb", 3, {}}); }), DomainError::Kind::Invalid);
+  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"a\nb", 3, {}, std::nullopt}); }), DomainError::Kind::Invalid);
 }
 
 TEST(DecideCreatePet, CountsCharactersNotBytes) {
@@ -43,17 +43,17 @@ TEST(DecideCreatePet, CountsCharactersNotBytes) {
   for (int i = 0; i < 100; ++i) {
     hundred_cats += "\xF0\x9F\x90\x88";  // U+1F408, four bytes
   }
-  EXPECT_NO_THROW(decide_create_pet(1, {hundred_cats, 3, {}}));
-  EXPECT_THROW(decide_create_pet(1, {hundred_cats + "x", 3, {}}), DomainError);
+  EXPECT_NO_THROW(decide_create_pet(1, {hundred_cats, 3, {}, std::nullopt}));
+  EXPECT_THROW(decide_create_pet(1, {hundred_cats + "x", 3, {}, std::nullopt}), DomainError);
 }
 
 TEST(DecideReplacePet, NoChangeMeansNoEvent) {
-  EXPECT_FALSE(decide_replace_pet(rex(), {"Rex", 3, std::nullopt}).has_value());
-  EXPECT_FALSE(decide_replace_pet(rex(), {"Rex", 3, PetStatus::Available}).has_value());
+  EXPECT_FALSE(decide_replace_pet(rex(), {"Rex", 3, std::nullopt, std::nullopt}).has_value());
+  EXPECT_FALSE(decide_replace_pet(rex(), {"Rex", 3, PetStatus::Available, std::nullopt}).has_value());
 }
 
 TEST(DecideReplacePet, KeepsStatusWhenAbsent) {
-  const auto e = decide_replace_pet(rex(PetStatus::Pending), {"Max", 3, std::nullopt});
+  const auto e = decide_replace_pet(rex(PetStatus::Pending), {"Max", 3, std::nullopt, std::nullopt});
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->status, PetStatus::Pending);
   EXPECT_EQ(e->name, "Max");
@@ -61,7 +61,7 @@ TEST(DecideReplacePet, KeepsStatusWhenAbsent) {
 
 TEST(DecideReplacePet, EnforcesTheStateMachine) {
   EXPECT_EQ(kind_of([] {
-              decide_replace_pet(rex(PetStatus::Sold), {"Rex", 3, PetStatus::Available});
+              decide_replace_pet(rex(PetStatus::Sold), {"Rex", 3, PetStatus::Available, std::nullopt});
             }),
             DomainError::Kind::Conflict);
 }
@@ -97,6 +97,22 @@ TEST(DecideCategory, DescriptionLimitAndNoOp) {
   const Category c{5, "Dogs", std::string("x"), 1, 0};
   EXPECT_FALSE(decide_replace_category(c, {"Dogs", std::string("x")}).has_value());
   EXPECT_TRUE(decide_replace_category(c, {"Dogs", std::nullopt}).has_value());
+}
+
+// A description (schema version 2) is part of the pet's state: setting or
+// removing it is a change, and it is validated like a category's.
+TEST(DecideReplacePet, ADescriptionIsPartOfTheState) {
+  const auto set = decide_replace_pet(rex(), {"Rex", 3, std::nullopt, std::string("brown")});
+  ASSERT_TRUE(set.has_value());
+  EXPECT_EQ(set->description, "brown");
+  auto described = rex();
+  described.description = "brown";
+  EXPECT_FALSE(decide_replace_pet(described, {"Rex", 3, std::nullopt, std::string("brown")}).has_value());
+  const auto removed = decide_replace_pet(described, {"Rex", 3, std::nullopt, std::nullopt});
+  ASSERT_TRUE(removed.has_value());
+  EXPECT_FALSE(removed->description.has_value());
+  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"Rex", 3, {}, std::string(1001, 'a')}); }),
+            DomainError::Kind::Invalid);
 }
 
 }  // namespace

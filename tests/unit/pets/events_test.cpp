@@ -18,17 +18,35 @@ TEST_P(EveryEvent, RoundTripsThroughJson) {
 
 TEST_P(EveryEvent, MatchesItsPublishedSchema) {
   const auto& e = GetParam();
-  EXPECT_TRUE(testing::matches_published_schema(type_of(e), encode(e)));
+  EXPECT_TRUE(testing::matches_published_schema(type_of(e), encode(e), schema_version_of(e)));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Pets, EveryEvent,
-    ::testing::Values(Event{PetCreated{9007199254740991, "Rex \"the\" ü", 2, PetStatus::Sold}},
-                      Event{PetUpdated{1, "Max", 3, PetStatus::Pending}},
+    ::testing::Values(Event{PetCreated{9007199254740991, "Rex \"the\" ü", 2, PetStatus::Sold, std::nullopt}},
+                      Event{PetCreated{5, "Rex", 2, PetStatus::Available, std::string("brown, \"loud\"")}},
+                      Event{PetUpdated{1, "Max", 3, PetStatus::Pending, std::nullopt}},
+                      Event{PetUpdated{1, "Max", 3, PetStatus::Pending, std::string("d")}},
                       Event{PetStatusChanged{1, PetStatus::Available, PetStatus::Pending}},
                       Event{PetDeleted{1}}, Event{CategoryCreated{2, "Dogs", std::string("d")}},
                       Event{CategoryCreated{2, "Dogs", std::nullopt}},
                       Event{CategoryUpdated{2, "Hounds", std::nullopt}}, Event{CategoryDeleted{2}}));
+
+// Schema evolution (docs/events.md): a version 1 record, written before
+// pets had descriptions, decodes as a pet without one and still matches the
+// version 1 schema; version 2 adds the field and nothing else.
+TEST(Events, ReadsVersionOneAndTwoOfPetCreatedSideBySide) {
+  const std::string v1 = R"({"id":7,"name":"Rex","categoryId":2,"status":"available"})";
+  EXPECT_TRUE(testing::matches_published_schema(event_types::kPetCreated, v1, 1));
+  EXPECT_TRUE(testing::matches_published_schema(event_types::kPetCreated, v1, 2));
+  const auto old = std::get<PetCreated>(decode(event_types::kPetCreated, v1));
+  EXPECT_FALSE(old.description.has_value());
+  const std::string v2 = R"({"id":7,"name":"Rex","categoryId":2,"status":"available","description":"d"})";
+  EXPECT_FALSE(testing::matches_published_schema(event_types::kPetCreated, v2, 1));
+  EXPECT_EQ(std::get<PetCreated>(decode(event_types::kPetCreated, v2)).description, "d");
+  EXPECT_EQ(schema_version_of(Event{old}), 2);  // what this code writes
+  EXPECT_EQ(schema_version_of(Event{PetDeleted{7}}), 1);
+}
 
 TEST(Events, DecodeRefusesUnknownTypesAndBadPayloads) {
   EXPECT_THROW(decode("io.petstore.pet.adopted", R"({"id":1})"), std::invalid_argument);

@@ -11,11 +11,13 @@
 
 namespace petstore::testing {
 
-// Checks an event's data against its published JSON Schema,
-// schemas/events/<type without "io.petstore.">.json (docs/events.md).
-inline ::testing::AssertionResult matches_published_schema(std::string_view type, const std::string& data) {
+// Checks an event's data against its published JSON Schema of that version,
+// schemas/events/<type without "io.petstore.">[.v<N>].json (docs/events.md).
+inline ::testing::AssertionResult matches_published_schema(std::string_view type, const std::string& data,
+                                                           int schema_version = 1) {
   const auto name = std::string(type.substr(std::string_view("io.petstore.").size()));
-  std::ifstream in(std::string(PETSTORE_SOURCE_DIR) + "/schemas/events/" + name + ".json");
+  const auto suffix = schema_version == 1 ? std::string() : ".v" + std::to_string(schema_version);
+  std::ifstream in(std::string(PETSTORE_SOURCE_DIR) + "/schemas/events/" + name + suffix + ".json");
   std::stringstream ss;
   ss << in.rdbuf();
   const auto text = ss.str();

@@ -80,9 +80,26 @@ TEST(SchemaRegistry, CompilesEveryPublishedSchema) {
   const SchemaRegistry registry;
   EXPECT_GE(embedded_schemas().size(), 20U);
   for (const auto& s : embedded_schemas()) {
-    EXPECT_NE(registry.find("io.petstore." + std::string(s.name), 1), nullptr) << s.name;
+    // <type>[.v<N>]: version 1 has no suffix.
+    std::string name(s.name);
+    int version = 1;
+    if (const auto dot = name.rfind(".v"); dot != std::string::npos) {
+      version = std::stoi(name.substr(dot + 2));
+      name.resize(dot);
+    }
+    EXPECT_NE(registry.find("io.petstore." + name, version), nullptr) << s.name;
   }
   EXPECT_TRUE(registry.knows_type("io.petstore.pet.created"));
+  // Schema evolution: both versions of pet.created, each strict.
+  const auto* v1 = registry.find("io.petstore.pet.created", 1);
+  const auto* v2 = registry.find("io.petstore.pet.created", 2);
+  ASSERT_NE(v1, nullptr);
+  ASSERT_NE(v2, nullptr);
+  rapidjson::Document described;
+  ASSERT_FALSE(
+      json::parse(R"({"id":1,"name":"a","categoryId":2,"status":"sold","description":"d"})", described).has_value());
+  EXPECT_NE(v1->validate(described), std::nullopt);
+  EXPECT_EQ(v2->validate(described), std::nullopt);
   EXPECT_FALSE(registry.knows_type("io.petstore.pet.adopted"));
   EXPECT_EQ(registry.find("io.petstore.pet.created", 7), nullptr);
 }
