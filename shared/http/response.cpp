@@ -16,8 +16,8 @@ void send_json(httplib::Response& res, int status, std::string body) {
   res.set_header("Content-Type", kJson);
 }
 
-void send_json_page(const httplib::Request& req, httplib::Response& res, const std::vector<std::string>& items,
-                    std::optional<std::int64_t> next_cursor) {
+void send_json_page(const httplib::Request& req, httplib::Response& res,
+                    const std::vector<std::string>& items, std::optional<std::int64_t> next_cursor) {
   std::string body = "[";
   for (const auto& item : items) {
     body += (body.size() > 1 ? "," : "") + item;

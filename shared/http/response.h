@@ -19,8 +19,8 @@ void send_error(httplib::Response& res, const ApiError& error);
 
 // 200 with a JSON array of items that are JSON already, and the Link to the
 // next page when there is one (as every list does).
-void send_json_page(const httplib::Request& req, httplib::Response& res, const std::vector<std::string>& items,
-                    std::optional<std::int64_t> next_cursor);
+void send_json_page(const httplib::Request& req, httplib::Response& res,
+                    const std::vector<std::string>& items, std::optional<std::int64_t> next_cursor);
 
 // Maps any exception a handler lets escape to the Error the client sees:
 // ApiException as is, Redis and Kafka outages to 503 with Retry-After, the

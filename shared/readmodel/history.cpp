@@ -7,8 +7,7 @@ std::optional<Page<std::string>> history_page(redis::Multiplexer& reads, const s
   const auto key = history_key(aggregate_key);
   const auto after = "(" + std::to_string(req.after);
   const auto fetch = std::to_string(req.limit + 1);  // one more: is there a next page?
-  const auto reply =
-      reads.command({"ZRANGEBYSCORE", key, after, "+inf", "WITHSCORES", "LIMIT", "0", fetch});
+  const auto reply = reads.command({"ZRANGEBYSCORE", key, after, "+inf", "WITHSCORES", "LIMIT", "0", fetch});
   const auto& r = redis::expect_ok(reply);
   if (r.elements == 0 && req.after == 0) {
     return std::nullopt;

@@ -49,11 +49,10 @@ class PetstoreAuditTest : public ::testing::Test {
   static AuditRun audit(const std::string& args) {
     const std::string cmd = std::string(PETSTORE_AUDIT_BINARY) + " --no-progress --redis " +
                             Stack::get().redis_host + ":" + std::to_string(Stack::get().redis_port) +
-                            " --prefix " + store_->prefix() + " --brokers " +
-                            Stack::get().kafka_brokers + " --topic-pets " + store_->topic("pets") +
-                            " --topic-categories " + store_->topic("categories") + " --topic-orders " +
-                            store_->topic("orders") + " --topic-inventory " + store_->topic("inventory") +
-                            " " + args;
+                            " --prefix " + store_->prefix() + " --brokers " + Stack::get().kafka_brokers +
+                            " --topic-pets " + store_->topic("pets") + " --topic-categories " +
+                            store_->topic("categories") + " --topic-orders " + store_->topic("orders") +
+                            " --topic-inventory " + store_->topic("inventory") + " " + args;
     AuditRun run;
     FILE* p = popen(cmd.c_str(), "r");
     if (p == nullptr) {
@@ -201,18 +200,19 @@ TEST_F(PetstoreAuditTest, RebuildMatchesTheLiveReadModelAndReportsEveryChange) {
   const auto pets = store_->prefix() + ":{pets}:";
   const auto pet = std::to_string(pet_);
   redis_command({"HSET", pets + "pet:" + pet, "status", "sold"});  // a changed field
-  redis_command({"ZADD", pets + "pets:all", "42", "42"});           // a stray index entry
+  redis_command({"ZADD", pets + "pets:all", "42", "42"});          // a stray index entry
   const auto order_key = store_->prefix() + ":{orders}:order:" + std::to_string(order_);
   redis_command({"RENAME", order_key, store_->prefix() + ":saved-order"});  // a lost record
-  redis_command({"HSET", pets + "pet:1", "name", "Ghost"});  // a record the log never made
-  redis_command({"SET", pets + "lock:pet:1", "x"});          // write-path state: not compared
+  redis_command({"HSET", pets + "pet:1", "name", "Ghost"});                 // a record the log never made
+  redis_command({"SET", pets + "lock:pet:1", "x"});                         // write-path state: not compared
   const auto changed = audit("rebuild --keep --into " + store_->prefix() + "-mine");
   EXPECT_EQ(changed.status, 1) << changed.out;
   for (const auto& line :
        {"DIFFERENCE {pets}:pet:" + pet + R"(: field "status": live "sold", rebuilt "available")",
         std::string(R"(DIFFERENCE {pets}:pets:all: member "42": only live ("42"))"),
         "DIFFERENCE {orders}:order:" + std::to_string(order_) + ": only in the rebuilt read model (hash)",
-        std::string("DIFFERENCE {pets}:pet:1: only in the live read model (hash)"), std::string("\n4 differences\n")}) {
+        std::string("DIFFERENCE {pets}:pet:1: only in the live read model (hash)"),
+        std::string("\n4 differences\n")}) {
     EXPECT_NE(changed.out.find(line), std::string::npos) << line << " not in\n" << changed.out;
   }
   EXPECT_EQ(changed.out.find("lock:"), std::string::npos) << changed.out;
@@ -242,7 +242,8 @@ TEST_F(PetstoreAuditTest, HistoryOverHttpServesTheLoggedEventsOfEachAggregate) {
   };
   const std::vector<Case> cases{
       {"/pets/" + std::to_string(pet_) + "/history", store_->topic("pets"), pet_, "io.petstore.pet.created"},
-      {"/pets/" + std::to_string(other_) + "/history", store_->topic("pets"), other_, "io.petstore.pet.created"},
+      {"/pets/" + std::to_string(other_) + "/history", store_->topic("pets"), other_,
+       "io.petstore.pet.created"},
       {"/store/orders/" + std::to_string(order_) + "/history", store_->topic("orders"), order_,
        "io.petstore.order.placed"},
       {"/store/inventory/items/" + std::to_string(pet_) + "/history", store_->topic("inventory"), pet_,
@@ -262,7 +263,8 @@ TEST_F(PetstoreAuditTest, HistoryOverHttpServesTheLoggedEventsOfEachAggregate) {
       EXPECT_EQ(e["subject"].GetString(), std::to_string(c.id));
       EXPECT_EQ(e["sequence"].GetString(), events::format_sequence(i + 1));
       const std::string type = e["type"].GetString();
-      EXPECT_EQ(e["dataschema"].GetString(), events::dataschema_for(type, std::stoi(e["schemaversion"].GetString())));
+      EXPECT_EQ(e["dataschema"].GetString(),
+                events::dataschema_for(type, std::stoi(e["schemaversion"].GetString())));
       EXPECT_TRUE(e["data"].IsObject());
     }
     ASSERT_FALSE(ids.empty());
@@ -300,10 +302,12 @@ TEST_F(PetstoreAuditTest, HistoryOverHttpServesTheLoggedEventsOfEachAggregate) {
 // against the schema of its own version, and the log replays to the live state.
 TEST_F(PetstoreAuditTest, SchemaVersionsOneAndTwoSideBySide) {
   const auto cat = id_of(post_json(*http_, "/categories", R"({"name":"Cats"})"));
-  const auto now = id_of(post_json(*http_, "/pets",
-                                   R"({"name":"New","categoryId":)" + std::to_string(cat) +
-                                       R"(,"description":"written as version 2"})"));
-  const auto old = 9'000'000'000'000 + static_cast<std::int64_t>(std::chrono::steady_clock::now().time_since_epoch().count() % 1'000'000'000);
+  const auto now = id_of(post_json(
+      *http_, "/pets",
+      R"({"name":"New","categoryId":)" + std::to_string(cat) + R"(,"description":"written as version 2"})"));
+  const auto old =
+      9'000'000'000'000 +
+      static_cast<std::int64_t>(std::chrono::steady_clock::now().time_since_epoch().count() % 1'000'000'000);
   events::Envelope v1{events::new_event_id(),
                       "io.petstore.pet.created",
                       "/petstore/pets",
@@ -311,8 +315,8 @@ TEST_F(PetstoreAuditTest, SchemaVersionsOneAndTwoSideBySide) {
                       1,
                       events::format_time(std::chrono::system_clock::now()),
                       1,
-                      R"({"id":)" + std::to_string(old) + R"(,"name":"Old","categoryId":)" + std::to_string(cat) +
-                          R"(,"status":"available"})"};
+                      R"({"id":)" + std::to_string(old) + R"(,"name":"Old","categoryId":)" +
+                          std::to_string(cat) + R"(,"status":"available"})"};
   auto record = events::to_record(store_->topic("pets"), v1);
   std::erase_if(record.headers, [](const kafka::Header& h) { return h.name == "ce_dataschema"; });
   kafka::Producer producer({Stack::get().kafka_brokers, "audit-test-v1", 0, 5000});
@@ -324,10 +328,11 @@ TEST_F(PetstoreAuditTest, SchemaVersionsOneAndTwoSideBySide) {
   EXPECT_STREQ(parse(http_->Get(("/pets/" + std::to_string(now)).c_str())->body)["description"].GetString(),
                "written as version 2");
   // The old pet gains a description: its next event is version 2.
-  ASSERT_EQ(put_json(*http_, path, R"({"name":"Old","categoryId":)" + std::to_string(cat) +
-                                       R"(,"description":"added later"})")
-                ->status,
-            200);
+  ASSERT_EQ(
+      put_json(*http_, path,
+               R"({"name":"Old","categoryId":)" + std::to_string(cat) + R"(,"description":"added later"})")
+          ->status,
+      200);
   EXPECT_STREQ(parse(http_->Get(path.c_str())->body)["description"].GetString(), "added later");
   const auto history = parse(http_->Get((path + "/history").c_str())->body);
   ASSERT_EQ(history.Size(), 2U);

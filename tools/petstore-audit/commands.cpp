@@ -277,7 +277,8 @@ int run_rebuild(const Options& o) {
     const auto b = read_space(conn, es::KeySpace(o.into, m.service).base());
     keys += b.size();
     auto d = compare(m.service, a, b, m.not_from_log);
-    differences.insert(differences.end(), std::make_move_iterator(d.begin()), std::make_move_iterator(d.end()));
+    differences.insert(differences.end(), std::make_move_iterator(d.begin()),
+                       std::make_move_iterator(d.end()));
   }
   if (!o.keep) {
     for (const auto& m : rebuilt) {
@@ -285,9 +286,10 @@ int run_rebuild(const Options& o) {
     }
   }
 
-  std::printf("petstore-audit rebuild: %lld records applied in %.1f s (%.0f/s) under '%s'; %zu keys compared\n",
-              static_cast<long long>(applied), seconds, seconds > 0 ? static_cast<double>(applied) / seconds : 0.0,
-              o.into.c_str(), keys);
+  std::printf(
+      "petstore-audit rebuild: %lld records applied in %.1f s (%.0f/s) under '%s'; %zu keys compared\n",
+      static_cast<long long>(applied), seconds, seconds > 0 ? static_cast<double>(applied) / seconds : 0.0,
+      o.into.c_str(), keys);
   for (const auto& b : where.behind) {
     std::printf("BEHIND the live projection of %s after %lld s\n", b.c_str(),
                 static_cast<long long>(o.settle.count()));
@@ -296,8 +298,9 @@ int run_rebuild(const Options& o) {
     std::printf("DIFFERENCE {%s}:%s: %s\n", d.service.c_str(), d.key.c_str(), d.detail.c_str());
   }
   if (where.ahead && !differences.empty()) {
-    std::printf("note: the live read model has applied records appended after the rebuild read the log; "
-                "aggregates written since differ for that reason (run again on a quiet store)\n");
+    std::printf(
+        "note: the live read model has applied records appended after the rebuild read the log; "
+        "aggregates written since differ for that reason (run again on a quiet store)\n");
   }
   std::printf("%zu difference%s\n", differences.size(), differences.size() == 1 ? "" : "s");
   return differences.empty() && where.behind.empty() ? 0 : 1;

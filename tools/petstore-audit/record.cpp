@@ -31,7 +31,6 @@ std::optional<Kind> Topics::kind_of(std::string_view topic) const {
   return std::nullopt;
 }
 
-
 namespace {
 
 const char* source_of(Kind k) {

@@ -51,14 +51,10 @@ InventoryProjection::InventoryProjection(InventoryKeys keys)
 std::vector<std::string> InventoryProjection::arguments(const Event& event, std::int64_t version,
                                                         const std::string& time) const {
   auto f = fields_of(event);
-  return {std::string(type_of(event)),
-          std::to_string(aggregate_of(event)),
-          std::to_string(version),
-          time,
-          std::move(f.pet_status),
-          std::move(f.pet_version),
-          std::move(f.quantity),
-          std::move(f.order),
+  return {std::string(type_of(event)), std::to_string(aggregate_of(event)),
+          std::to_string(version),     time,
+          std::move(f.pet_status),     std::move(f.pet_version),
+          std::move(f.quantity),       std::move(f.order),
           std::move(f.reason)};
 }
 
@@ -68,7 +64,7 @@ std::vector<std::string> InventoryProjection::event_arguments(const events::Enve
 }
 
 es::ApplyOutcome InventoryProjection::apply_own(redis::Connection& conn, const Event& event,
-                                  const events::Envelope& envelope) const {
+                                                const events::Envelope& envelope) const {
   return ScriptApplier::apply_own(conn, envelope, arguments(event, envelope.version, envelope.time));
 }
 

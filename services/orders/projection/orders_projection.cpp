@@ -37,7 +37,7 @@ std::vector<std::string> OrdersProjection::event_arguments(const events::Envelop
 }
 
 es::ApplyOutcome OrdersProjection::apply_own(redis::Connection& conn, const Event& event,
-                                  const events::Envelope& envelope) const {
+                                             const events::Envelope& envelope) const {
   return ScriptApplier::apply_own(conn, envelope, arguments(event, envelope.version, envelope.time));
 }
 

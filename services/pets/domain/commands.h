@@ -12,7 +12,7 @@ namespace petstore::pets {
 struct PetFields {
   std::string name;
   std::int64_t category_id = 0;
-  std::optional<PetStatus> status;  // absent: available on create, unchanged on replace
+  std::optional<PetStatus> status;         // absent: available on create, unchanged on replace
   std::optional<std::string> description;  // absent: none (a replace removes it)
 };
 

@@ -20,7 +20,8 @@ void check_transition(PetStatus from, PetStatus to) {
 PetCreated decide_create_pet(std::int64_t id, const PetFields& fields) {
   validate_name("name", fields.name);
   validate_description(fields.description);
-  return {id, fields.name, fields.category_id, fields.status.value_or(PetStatus::Available), fields.description};
+  return {id, fields.name, fields.category_id, fields.status.value_or(PetStatus::Available),
+          fields.description};
 }
 
 std::optional<PetUpdated> decide_replace_pet(const Pet& current, const PetFields& fields) {

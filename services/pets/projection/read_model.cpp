@@ -99,7 +99,8 @@ Pet found_or_404(std::int64_t id, std::optional<Pet> found) {
 readmodel::Page<std::string> ReadModel::pet_history(std::int64_t id, const http::PageRequest& page) {
   auto found = readmodel::history_page(reads_, keys_.pet(id), page);
   if (!found) {
-    throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound, "pet " + std::to_string(id) + " does not exist");
+    throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
+                      "pet " + std::to_string(id) + " does not exist");
   }
   return *std::move(found);
 }

@@ -111,7 +111,9 @@ TEST(DecideReplacePet, ADescriptionIsPartOfTheState) {
   const auto removed = decide_replace_pet(described, {"Rex", 3, std::nullopt, std::nullopt});
   ASSERT_TRUE(removed.has_value());
   EXPECT_FALSE(removed->description.has_value());
-  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"Rex", 3, {}, std::string(1001, 'a')}); }),
+  EXPECT_EQ(kind_of([] {
+              decide_create_pet(1, {"Rex", 3, {}, std::string(1001, 'a')});
+            }),
             DomainError::Kind::Invalid);
 }
 

@@ -112,7 +112,9 @@ std::string fold_pet_or_category(const std::vector<AuditEvent>& events) {
     }
     const auto& p = it->second;
     w.begin_object().field("id", p.id).field("name", p.name).field("categoryId", p.category_id);
-    w.field("status", to_string(p.status)).optional_field("description", p.description).field("version", p.version);
+    w.field("status", to_string(p.status))
+        .optional_field("description", p.description)
+        .field("version", p.version);
     w.field("createdAt", p.created_at).field("updatedAt", p.updated_at).end_object();
   }
   return w.finish();

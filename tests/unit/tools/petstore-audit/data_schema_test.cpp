@@ -97,7 +97,8 @@ TEST(SchemaRegistry, CompilesEveryPublishedSchema) {
   ASSERT_NE(v2, nullptr);
   rapidjson::Document described;
   ASSERT_FALSE(
-      json::parse(R"({"id":1,"name":"a","categoryId":2,"status":"sold","description":"d"})", described).has_value());
+      json::parse(R"({"id":1,"name":"a","categoryId":2,"status":"sold","description":"d"})", described)
+          .has_value());
   EXPECT_NE(v1->validate(described), std::nullopt);
   EXPECT_EQ(v2->validate(described), std::nullopt);
   EXPECT_FALSE(registry.knows_type("io.petstore.pet.adopted"));

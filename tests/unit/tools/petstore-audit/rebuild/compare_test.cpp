@@ -12,6 +12,7 @@ KeyContent hash(std::map<std::string, std::string> fields) {
 
 std::vector<std::string> lines(const std::vector<Difference>& ds) {
   std::vector<std::string> out;
+  out.reserve(ds.size());
   for (const auto& d : ds) {
     out.push_back(d.key + ": " + d.detail);
   }
