@@ -1,5 +1,7 @@
 #include "readmodel/history.h"
 
+#include "error/domain_error.h"
+
 namespace petstore::readmodel {
 
 std::optional<Page<std::string>> history_page(redis::Multiplexer& reads, const std::string& aggregate_key,
@@ -23,6 +25,16 @@ std::optional<Page<std::string>> history_page(redis::Multiplexer& reads, const s
     last = std::stoll(std::string(redis::as_string(*r.element[i + 1])));
   }
   return out;
+}
+
+Page<std::string> require_history(redis::Multiplexer& reads, const std::string& aggregate_key,
+                                  const http::PageRequest& req, const char* not_found_code,
+                                  const std::string& not_found_message) {
+  auto found = history_page(reads, aggregate_key, req);
+  if (!found) {
+    throw DomainError(DomainError::Kind::NotFound, not_found_code, not_found_message);
+  }
+  return *std::move(found);
 }
 
 }  // namespace petstore::readmodel

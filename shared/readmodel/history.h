@@ -24,4 +24,10 @@ inline std::string history_key(const std::string& aggregate_key) {
 std::optional<Page<std::string>> history_page(redis::Multiplexer& reads, const std::string& aggregate_key,
                                               const http::PageRequest& req);
 
+// The same, but an aggregate no event names is a DomainError (NotFound) with
+// the service's own code and message.
+Page<std::string> require_history(redis::Multiplexer& reads, const std::string& aggregate_key,
+                                  const http::PageRequest& req, const char* not_found_code,
+                                  const std::string& not_found_message);
+
 }  // namespace petstore::readmodel

@@ -78,12 +78,8 @@ std::pair<Item, Reservation> ReadModel::ledger(std::int64_t pet_id, std::int64_t
 }
 
 readmodel::Page<std::string> ReadModel::item_history(std::int64_t id, const http::PageRequest& page) {
-  auto found = readmodel::history_page(reads_, keys_.item(id), page);
-  if (!found) {
-    throw DomainError(DomainError::Kind::NotFound, codes::kItemNotFound,
-                      "pet " + std::to_string(id) + " has no inventory entry");
-  }
-  return *std::move(found);
+  return readmodel::require_history(reads_, keys_.item(id), page, codes::kItemNotFound,
+                                    "pet " + std::to_string(id) + " has no inventory entry");
 }
 
 Item ReadModel::require_item(std::int64_t pet_id) {

@@ -48,12 +48,8 @@ std::optional<Order> ReadModel::order(std::int64_t id) {
 }
 
 readmodel::Page<std::string> ReadModel::order_history(std::int64_t id, const http::PageRequest& page) {
-  auto found = readmodel::history_page(reads_, keys_.order(id), page);
-  if (!found) {
-    throw DomainError(DomainError::Kind::NotFound, codes::kOrderNotFound,
-                      "order " + std::to_string(id) + " does not exist");
-  }
-  return *std::move(found);
+  return readmodel::require_history(reads_, keys_.order(id), page, codes::kOrderNotFound,
+                                    "order " + std::to_string(id) + " does not exist");
 }
 
 Order ReadModel::require_order(std::int64_t id) {

@@ -97,12 +97,8 @@ Pet found_or_404(std::int64_t id, std::optional<Pet> found) {
 }  // namespace
 
 readmodel::Page<std::string> ReadModel::pet_history(std::int64_t id, const http::PageRequest& page) {
-  auto found = readmodel::history_page(reads_, keys_.pet(id), page);
-  if (!found) {
-    throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
-                      "pet " + std::to_string(id) + " does not exist");
-  }
-  return *std::move(found);
+  return readmodel::require_history(reads_, keys_.pet(id), page, codes::kPetNotFound,
+                                    "pet " + std::to_string(id) + " does not exist");
 }
 
 Pet ReadModel::require_pet(std::int64_t id) {
