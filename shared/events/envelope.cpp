@@ -67,13 +67,6 @@ std::string new_event_id() {
   return out.data();
 }
 
-std::string dataschema_for(std::string_view type, int schema_version) {
-  constexpr std::string_view prefix = "io.petstore.";
-  const auto name = type.substr(type.starts_with(prefix) ? prefix.size() : 0);
-  return "schemas/events/" + std::string(name) +
-         (schema_version == 1 ? "" : ".v" + std::to_string(schema_version)) + ".json";
-}
-
 kafka::Record to_record(const std::string& topic, const Envelope& e) {
   kafka::Record r;
   r.topic = topic;

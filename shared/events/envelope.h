@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "events/dataschema.h"
 #include "kafka/consumer.h"
 #include "kafka/producer.h"
 
@@ -28,11 +29,6 @@ struct Envelope {
 
 inline constexpr const char* kSpecVersion = "1.0";
 inline constexpr const char* kContentType = "application/json";
-
-// ce_dataschema: the schema file of the event's data, relative to the
-// repository, e.g. "schemas/events/pet.created.json" for version 1 and
-// "schemas/events/pet.created.v2.json" for version 2.
-std::string dataschema_for(std::string_view type, int schema_version);
 
 kafka::Record to_record(const std::string& topic, const Envelope& e);
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "events/envelope.h"
+#include "events/dataschema.h"
 #include "json/parse.h"
 #include "text/utf8.h"
 
