@@ -2,7 +2,7 @@
 # The deployed stack, as a newcomer gets it: scripts/up (with the tree the
 # suite built, on free ports of its own), then the README's "Try it" block,
 # taken from README.md and run as written, and after it the "Audit the log"
-# block (verify, history, as-of); then every pets replica is killed
+# block (verify, rebuild, history, as-of); then every pets replica is killed
 # with SIGKILL and the test waits for the supervisor to bring them back, seen
 # through the entry point; then scripts/down stops it all. Run by ctest
 # (scripts/test), which passes the build tree as $1.
@@ -49,8 +49,12 @@ grep -q '"status":"reserved"' "$WORK/story.out" || fail "the order was not reser
 grep -q '"status":"completed"' "$WORK/story.out" || fail "the order was not completed"
 grep -q '"quantity":1' "$WORK/story.out" || fail "the stock is not 1 after selling 2 of 3"
 ! grep -q '"code":' "$WORK/story.out" || fail "an Error in the story"
-[[ $(tail -1 "$WORK/story.out") == 204 ]] || fail "the delete did not answer 204"
+grep -qx 204 "$WORK/story.out" || fail "the delete did not answer 204"
+grep -q '"type":"io.petstore.pet.deleted"' "$WORK/story.out" || fail "GET /pets/{id}/history lacks the deletion"
+grep -q '"dataschema":"schemas/events/pet.created.v2.json"' "$WORK/story.out" || fail "the history lacks a v2 pet.created"
+grep -q '"type":"io.petstore.inventory.consumed"' "$WORK/story.out" || fail "the stock ledger's history lacks the sale"
 grep -q '^0 violations' "$WORK/audit.out" || fail "verify found violations"
+grep -q '^0 differences' "$WORK/audit.out" || fail "rebuild found differences"
 grep -q 'io.petstore.pet.deleted' "$WORK/audit.out" || fail "the pet's history lacks its deletion"
 grep -q '"type":"io.petstore.order.completed"' "$WORK/audit.out" || fail "the order's history lacks its completion"
 grep -q '"quantity":1,"reserved":0' "$WORK/audit.out" || fail "as-of does not show the stock left"
