@@ -57,5 +57,35 @@ TEST(Envelope, TimeIsRfc3339Utc) {
   EXPECT_EQ(format_time(t), "2026-10-01T00:00:00.123Z");
 }
 
+TEST(Envelope, DataschemaNamesTheSchemaFileOfTheVersion) {
+  EXPECT_EQ(dataschema_for("io.petstore.pet.created", 1), "schemas/events/pet.created.json");
+  EXPECT_EQ(dataschema_for("io.petstore.pet.created", 2), "schemas/events/pet.created.v2.json");
+  Envelope e{
+      new_event_id(), "io.petstore.pet.created", "/petstore/pets", 42, 1, "2026-11-22T01:02:03.004Z", 2,
+      R"({"id":42})"};
+  EXPECT_EQ(*as_message(to_record("t", e)).header("ce_dataschema"), "schemas/events/pet.created.v2.json");
+}
+
+// The history resources serve this form; the write path and the projection
+// each build it from their own envelope, and the two must agree byte for
+// byte (petstore-audit rebuild compares them).
+TEST(Envelope, StructuredJsonIsTheSameFromEitherSideOfTheLog) {
+  const Envelope e{"0b4c5a0e-1111-4222-8333-444455556666",
+                   "io.petstore.pet.created",
+                   "/petstore/pets",
+                   42,
+                   3,
+                   "2026-11-22T01:02:03.004Z",
+                   2,
+                   R"({"id":42,"name":"Rex"})"};
+  const auto json = to_structured_json(e);
+  EXPECT_EQ(json,
+            R"({"specversion":"1.0","id":"0b4c5a0e-1111-4222-8333-444455556666","source":"/petstore/pets",)"
+            R"("type":"io.petstore.pet.created","subject":"42","time":"2026-11-22T01:02:03.004Z",)"
+            R"("datacontenttype":"application/json","dataschema":"schemas/events/pet.created.v2.json",)"
+            R"("sequence":"0000000000000000003","schemaversion":"2","data":{"id":42,"name":"Rex"}})");
+  EXPECT_EQ(to_structured_json(from_message(as_message(to_record("t", e)))), json);
+}
+
 }  // namespace
 }  // namespace petstore::events
