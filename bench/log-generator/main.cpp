@@ -15,6 +15,7 @@
 
 #include "events/envelope.h"
 #include "kafka/handles.h"
+#include "kafka/producer.h"
 
 namespace {
 
@@ -64,32 +65,14 @@ class Writer {
     e.time = time_;
     e.data = std::move(data);
     const auto r = petstore::events::to_record(prefix_ + topic, e);
-    rd_kafka_headers_t* headers = rd_kafka_headers_new(r.headers.size());
-    for (const auto& h : r.headers) {
-      rd_kafka_header_add(headers, h.name.data(), static_cast<ssize_t>(h.name.size()), h.value.data(),
-                          static_cast<ssize_t>(h.value.size()));
-    }
-    // rd_kafka_produceva: the RD_KAFKA_V_* macros need C-style casts.
-    std::array<rd_kafka_vu_t, 5> vus{};
-    vus[0].vtype = RD_KAFKA_VTYPE_TOPIC;
-    vus[0].u.cstr = r.topic.c_str();
-    vus[1].vtype = RD_KAFKA_VTYPE_KEY;
-    vus[1].u.mem = {const_cast<char*>(r.key.data()), r.key.size()};
-    vus[2].vtype = RD_KAFKA_VTYPE_VALUE;
-    vus[2].u.mem = {const_cast<char*>(r.value.data()), r.value.size()};
-    vus[3].vtype = RD_KAFKA_VTYPE_MSGFLAGS;
-    vus[3].u.i = RD_KAFKA_MSG_F_COPY;
-    vus[4].vtype = RD_KAFKA_VTYPE_HEADERS;
-    vus[4].u.headers = headers;
-    while (true) {
-      rd_kafka_error_t* error = rd_kafka_produceva(rk_.get(), vus.data(), vus.size());
-      if (error == nullptr) {
-        break;  // the headers now belong to the record
+    // Many records in flight, no wait per record: the configured murmur2
+    // partitioner places them, and a full queue waits for deliveries.
+    for (;;) {
+      const auto code = petstore::kafka::enqueue(rk_.get(), r, RD_KAFKA_PARTITION_UA, nullptr);
+      if (code == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        break;
       }
-      const auto code = rd_kafka_error_code(error);
-      rd_kafka_error_destroy(error);
       if (code != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-        rd_kafka_headers_destroy(headers);
         throw std::runtime_error(rd_kafka_err2str(code));
       }
       rd_kafka_poll(rk_.get(), 100);

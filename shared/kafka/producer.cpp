@@ -84,15 +84,12 @@ std::int32_t Producer::partition_for(const std::string& topic, const std::string
                                           nullptr);
 }
 
-Position Producer::append(const Record& record) {
-  const auto partition = partition_for(record.topic, record.key);
+rd_kafka_resp_err_t enqueue(rd_kafka_t* rk, const Record& record, std::int32_t partition, void* opaque) {
   rd_kafka_headers_t* headers = rd_kafka_headers_new(record.headers.size());
   for (const auto& h : record.headers) {
     rd_kafka_header_add(headers, h.name.data(), static_cast<ssize_t>(h.name.size()), h.value.data(),
                         static_cast<ssize_t>(h.value.size()));
   }
-  auto delivery = std::make_unique<Delivery>();
-  auto result = delivery->done.get_future();
   // rd_kafka_produceva takes a typed array; the RD_KAFKA_V_* macros would
   // need C-style casts our warning set forbids.
   std::array<rd_kafka_vu_t, 7> vus{};
@@ -109,14 +106,21 @@ Position Producer::append(const Record& record) {
   vus[5].vtype = RD_KAFKA_VTYPE_HEADERS;
   vus[5].u.headers = headers;
   vus[6].vtype = RD_KAFKA_VTYPE_OPAQUE;
-  vus[6].u.ptr = delivery.get();
-  const rd_kafka_error_t* produce_error = rd_kafka_produceva(rk_.get(), vus.data(), vus.size());
+  vus[6].u.ptr = opaque;
+  const rd_kafka_error_t* produce_error = rd_kafka_produceva(rk, vus.data(), vus.size());
   const auto err = produce_error == nullptr ? RD_KAFKA_RESP_ERR_NO_ERROR : rd_kafka_error_code(produce_error);
   if (produce_error != nullptr) {
     rd_kafka_error_destroy(const_cast<rd_kafka_error_t*>(produce_error));
-  }
-  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     rd_kafka_headers_destroy(headers);  // only freed by librdkafka on success
+  }
+  return err;
+}
+
+Position Producer::append(const Record& record) {
+  auto delivery = std::make_unique<Delivery>();
+  auto result = delivery->done.get_future();
+  const auto err = enqueue(rk_.get(), record, partition_for(record.topic, record.key), delivery.get());
+  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     throw Unavailable(std::string("kafka produce: ") + rd_kafka_err2str(err), false);
   }
   static_cast<void>(delivery.release());  // now owned by on_delivery

@@ -31,6 +31,13 @@ struct Position {
   std::int64_t offset = -1;
 };
 
+// Hands one record to librdkafka without waiting (rd_kafka_produceva): key,
+// value and headers are copied; `partition` may be RD_KAFKA_PARTITION_UA (the
+// configured partitioner), and `opaque` reaches the delivery report. Returns
+// librdkafka's error code; only on NO_ERROR is the record queued (then the
+// headers belong to it; otherwise they are freed here).
+rd_kafka_resp_err_t enqueue(rd_kafka_t* rk, const Record& record, std::int32_t partition, void* opaque);
+
 struct ProducerSettings {
   std::string bootstrap_servers;
   std::string client_id;

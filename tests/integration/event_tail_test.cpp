@@ -3,15 +3,12 @@
 // and a redelivered record (the same aggregate and version again) once.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <functional>
 #include <thread>
 
 #include "kafka/producer.h"
 #include "support/http_json.h"
+#include "support/service_process.h"
 #include "support/stack.h"
 #include "support/store_deployment.h"
 
@@ -22,18 +19,9 @@ std::string tail_events(const StoreDeployment& store) {
   const std::string cmd = std::string(EVENT_TAIL_BINARY) + " --brokers " + Stack::get().kafka_brokers +
                           " --topics " + store.topic("pets") + "," + store.topic("orders") + " --group " +
                           unique_name("tail") + " --idle-exit 3";
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) {
-    return out;
-  }
-  std::array<char, 4096> buf{};
-  size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) {
-    out.append(buf.data(), n);
-  }
-  EXPECT_EQ(pclose(p), 0);
-  return out;
+  auto run = run_command(cmd);
+  EXPECT_EQ(run.status, 0);
+  return run.out;
 }
 
 size_t count(const std::string& text, const std::string& what) {

@@ -5,10 +5,6 @@
 // corrupted record each fail verify with their position (docs/audit.md).
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <thread>
@@ -16,16 +12,12 @@
 #include "events/envelope.h"
 #include "kafka/producer.h"
 #include "support/http_json.h"
+#include "support/service_process.h"
 #include "support/stack.h"
 #include "support/store_deployment.h"
 
 namespace petstore::testing {
 namespace {
-
-struct AuditRun {
-  int status = -1;
-  std::string out;
-};
 
 bool eventually(const std::function<bool()>& check,
                 std::chrono::milliseconds timeout = std::chrono::seconds(15)) {
@@ -46,26 +38,14 @@ class PetstoreAuditTest : public ::testing::Test {
   void SetUp() override { http_ = store_->client(); }
 
   // Runs the tool on this test's topics; standard error is left to the log.
-  static AuditRun audit(const std::string& args) {
+  static CommandRun audit(const std::string& args) {
     const std::string cmd = std::string(PETSTORE_AUDIT_BINARY) + " --no-progress --redis " +
                             Stack::get().redis_host + ":" + std::to_string(Stack::get().redis_port) +
                             " --prefix " + store_->prefix() + " --brokers " + Stack::get().kafka_brokers +
                             " --topic-pets " + store_->topic("pets") + " --topic-categories " +
                             store_->topic("categories") + " --topic-orders " + store_->topic("orders") +
                             " --topic-inventory " + store_->topic("inventory") + " " + args;
-    AuditRun run;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (p == nullptr) {
-      return run;
-    }
-    std::array<char, 4096> buf{};
-    size_t n = 0;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) {
-      run.out.append(buf.data(), n);
-    }
-    const int status = pclose(p);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
+    return run_command(cmd);
   }
 
   std::string order_status(std::int64_t order) {

@@ -2,22 +2,10 @@
 
 #include "domain/decide.h"
 #include "domain/errors.h"
+#include "domain/evolve.h"
 #include "kafka/handles.h"
 
 namespace petstore::pets {
-namespace {
-
-Pet with_event(Pet pet, const PetUpdated& e, std::int64_t version, const std::string& time) {
-  pet.name = e.name;
-  pet.category_id = e.category_id;
-  pet.status = e.status;
-  pet.description = e.description;
-  pet.version = version;
-  pet.updated_at = time;
-  return pet;
-}
-
-}  // namespace
 
 Pet PetCommands::create(std::int64_t id, const PetFields& fields, bool resumed) {
   const auto event = decide_create_pet(id, fields);
@@ -62,7 +50,7 @@ Pet PetCommands::replace(std::int64_t id, const PetFields& fields, const Precond
     }
     throw;
   }
-  return with_event(std::move(pet), *event, version, time);
+  return updated(std::move(pet), *event, version, time);
 }
 
 Pet PetCommands::change_status(std::int64_t id, PetStatus status, const Precondition& precondition) {

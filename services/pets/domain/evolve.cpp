@@ -15,6 +15,17 @@ void count_pet(Catalogue& s, std::int64_t category, std::int64_t delta) {
 
 }  // namespace
 
+Pet updated(Pet pet, const PetUpdated& e, std::int64_t version, const std::string& time) {
+  pet.id = e.id;
+  pet.name = e.name;
+  pet.category_id = e.category_id;
+  pet.status = e.status;
+  pet.description = e.description;
+  pet.version = version;
+  pet.updated_at = time;
+  return pet;
+}
+
 bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::string& time) {
   const auto id = aggregate_of(event);
   auto& applied = s.versions[id];
@@ -33,13 +44,7 @@ bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::s
                      count_pet(s, p.category_id, -1);
                      count_pet(s, e.category_id, 1);
                    }
-                   p.id = id;
-                   p.name = e.name;
-                   p.category_id = e.category_id;
-                   p.status = e.status;
-                   p.description = e.description;
-                   p.version = version;
-                   p.updated_at = time;
+                   p = updated(std::move(p), e, version, time);
                  },
                  [&](const PetStatusChanged& e) {
                    auto& p = s.pets[id];

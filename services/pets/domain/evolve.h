@@ -28,4 +28,8 @@ struct Catalogue {
 // whether it was applied.
 bool evolve(Catalogue& state, const Event& event, std::int64_t version, const std::string& time);
 
+// A pet after a replace: the one place a PetUpdated's fields reach a Pet, for
+// the fold above and for the write path's answer.
+Pet updated(Pet pet, const PetUpdated& e, std::int64_t version, const std::string& time);
+
 }  // namespace petstore::pets

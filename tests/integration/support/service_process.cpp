@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -216,6 +218,22 @@ PetsDeployment::PetsDeployment(int replicas, const std::map<std::string, std::st
   for (auto& r : replicas_) {
     r->use_api_key(api_key_);
   }
+}
+
+CommandRun run_command(const std::string& command_line) {
+  CommandRun run;
+  FILE* p = popen(command_line.c_str(), "r");
+  if (p == nullptr) {
+    return run;
+  }
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) {
+    run.out.append(buf.data(), n);
+  }
+  const int status = pclose(p);
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
 }
 
 }  // namespace petstore::testing

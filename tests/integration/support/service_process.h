@@ -58,6 +58,15 @@ int free_port();
 // The admin token every test deployment's services are started with.
 inline constexpr const char* kAdminToken = "petstore-test-admin-token";
 
+// A command line run through the shell to its end: its exit status (-1 if
+// it did not exit normally) and its standard output; standard error is left
+// to the test's log.
+struct CommandRun {
+  int status = -1;
+  std::string out;
+};
+CommandRun run_command(const std::string& command_line);
+
 // Issues an API key through the admin API at `admin` (with the services'
 // test admin token, kAdminToken) for `plan_json`, e.g. {"plan":"pro"}; returns the key.
 std::string issue_api_key(httplib::Client& admin, const std::string& plan_json);
