@@ -203,16 +203,20 @@ struct Lag {
   bool ahead = false;
 };
 
-Lag lag(redis::Connection& conn, const std::vector<ReadModel>& models, const Options& o) {
+// The rebuild's own positions, per service: fixed once the fold is done.
+using Positions = std::map<std::string, std::map<std::string, std::int64_t>>;
+
+Lag lag(redis::Connection& conn, const Positions& rebuilt, const Options& o) {
   Lag out;
-  for (const auto& m : models) {
-    const auto live_at = positions(conn, es::KeySpace(o.prefix, m.service).offsets());
-    for (const auto& [field, offset] : positions(conn, es::KeySpace(o.into, m.service).offsets())) {
+  for (const auto& [service, reached] : rebuilt) {
+    const auto live_at = positions(conn, es::KeySpace(o.prefix, service).offsets());
+    for (const auto& [field, offset] : reached) {
       const auto it = live_at.find(field);
       const auto at = it == live_at.end() ? -1 : it->second;
       if (at < offset) {
-        out.behind.push_back(m.service + " " + field + " at " + std::to_string(at) + " of " +
-                             std::to_string(offset));
+        std::string line = service;
+        line += " " + field + " at " + std::to_string(at) + " of " + std::to_string(offset);
+        out.behind.push_back(std::move(line));
       } else if (at > offset) {
         out.ahead = true;
       }
@@ -264,10 +268,14 @@ int run_rebuild(const Options& o) {
   // The live projections trail the log by a moment; compare once they have
   // applied everything the rebuild read.
   const auto deadline = std::chrono::steady_clock::now() + o.settle;
-  auto where = lag(conn, rebuilt, o);
+  Positions reached;
+  for (const auto& m : rebuilt) {
+    reached[m.service] = positions(conn, es::KeySpace(o.into, m.service).offsets());
+  }
+  auto where = lag(conn, reached, o);
   while (!where.behind.empty() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    where = lag(conn, rebuilt, o);
+    where = lag(conn, reached, o);
   }
 
   std::vector<Difference> differences;
