@@ -116,11 +116,44 @@ void Router::handle(const httplib::Request& req, httplib::Response& res) const {
   handle(req, res, match(req.method, req.path));
 }
 
+namespace {
+
+bool safe(std::string_view method) {
+  return method == "GET" || method == "HEAD";
+}
+
+// The deferred word decides: a refusal replaces the handler's answer; an
+// admission adds its headers to it.
+void settle(Deferred& later, httplib::Response& res) {
+  httplib::Response word;
+  bool refused = true;
+  try {
+    refused = later.refused(word);
+  } catch (...) {
+    word = httplib::Response();
+    fail(word, std::current_exception());
+  }
+  if (refused) {
+    res = std::move(word);
+    return;
+  }
+  for (auto& [name, value] : word.headers) {
+    res.headers.emplace(name, std::move(value));
+  }
+}
+
+}  // namespace
+
 void Router::handle(const httplib::Request& req, httplib::Response& res, const Match& m) const {
+  std::unique_ptr<Deferred> later;
   try {
     bool answered = false;
     for (const auto& hook : before_) {
-      if (hook(req, res)) {
+      auto admission = hook(req, res, !later && m.route != nullptr && safe(req.method));
+      if (admission.later) {
+        later = std::move(admission.later);
+      }
+      if (admission.answered) {
         answered = true;
         break;
       }
@@ -134,6 +167,9 @@ void Router::handle(const httplib::Request& req, httplib::Response& res, const M
     }
   } catch (...) {
     fail(res, std::current_exception());
+  }
+  if (later) {
+    settle(*later, res);
   }
   for (const auto& hook : after_) {
     hook(req, res);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,9 +34,36 @@ class PathParams {
 // block (Kafka acks, Redis, locks); whatever it throws becomes an Error body.
 using Handler = std::function<void(const httplib::Request&, httplib::Response&, const PathParams&)>;
 
-// Runs before routing on every request (known route or not); returns true if
-// it answered the request itself (for example a 429).
-using BeforeHook = std::function<bool(const httplib::Request&, httplib::Response&)>;
+// A before-hook's word on a request that it did not give at once.
+class Deferred {
+ public:
+  virtual ~Deferred() = default;
+  Deferred() = default;
+  Deferred(const Deferred&) = delete;
+  Deferred& operator=(const Deferred&) = delete;
+  // Waits for the word and writes it into `word`, a fresh response. True:
+  // refused, and `word` is the whole answer. False: admitted, and `word`
+  // holds only headers to add to the handler's answer.
+  virtual bool refused(httplib::Response& word) = 0;
+};
+
+// What a before-hook says: it answered the request itself (for example a
+// 429), it lets the request through, or (only when the router allows it) its
+// word is on the way.
+struct Admission {
+  bool answered = false;
+  std::unique_ptr<Deferred> later;
+
+  // Answered here (true) or let through (false), nothing deferred.
+  static Admission decided(bool answered) { return {answered, nullptr}; }
+};
+
+// Runs before routing on every request (known route or not). `may_defer` is
+// true for a safe request (GET or HEAD, RFC 9110 section 9.2.1) that has a
+// route: the router then runs the handler while the hook's word comes, and
+// the word decides which answer is sent. The handler's reads are the only
+// work a refused request costs, and nothing of them reaches the client.
+using BeforeHook = std::function<Admission(const httplib::Request&, httplib::Response&, bool may_defer)>;
 
 // Runs after every response is produced (success or error), to add headers.
 using AfterHook = std::function<void(const httplib::Request&, httplib::Response&)>;

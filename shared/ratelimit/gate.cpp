@@ -78,9 +78,9 @@ bool Gate::answer(const Subject& subject, const Decision& d, httplib::Response& 
   return render(d, res);
 }
 
-std::optional<Decision> Gate::checked(const Subject& subject, const Limits& limits, httplib::Response& res) {
+std::optional<Decision> Gate::checked(const std::function<Decision()>& check, httplib::Response& res) {
   try {
-    return limiter_.check(subject, limits);
+    return check();
   } catch (const redis::Unavailable& e) {
     // Fail closed: every route reads or writes Redis, so a request admitted
     // without the limiter could not be served either; answer at once instead.
@@ -101,7 +101,7 @@ bool Gate::charge_address(const std::string& tag, const Limits& limits, const ht
     render(*ban, res);
     return true;
   }
-  const auto d = checked(address, limits, res);
+  const auto d = checked([&] { return limiter_.check(address, limits); }, res);
   if (!d) {
     return true;
   }
@@ -115,43 +115,74 @@ bool Gate::charge_address(const std::string& tag, const Limits& limits, const ht
   return false;
 }
 
+// A key's check still at Redis while the handler runs.
+class Gate::KeyCheck final : public http::Deferred {
+ public:
+  KeyCheck(Gate& gate, const httplib::Request& req, Subject key, Limiter::Pending check)
+      : gate_(gate), req_(req), key_(std::move(key)), check_(std::move(check)) {}
+
+  bool refused(httplib::Response& word) override {
+    const auto d = checked([this] { return check_.get(); }, word);
+    return !d || gate_.key_verdict(req_, key_, *d, word);
+  }
+
+ private:
+  Gate& gate_;
+  const httplib::Request& req_;
+  Subject key_;
+  Limiter::Pending check_;
+};
+
+bool Gate::key_verdict(const httplib::Request& req, const Subject& key, const Decision& d,
+                       httplib::Response& res) {
+  if (d.verdict == Verdict::Unknown || d.verdict == Verdict::Revoked) {
+    const bool key_sent = req.has_header("X-API-Key");
+    return charge_address("addr:" + http::client_address(req, trusted_), anonymous_, req, res,
+                          [why = d.verdict, key_sent](httplib::Response& r) {
+                            http::send_error(r, unauthenticated(why, key_sent));
+                          });
+  }
+  return answer(key, d, res);
+}
+
 bool Gate::admit(const httplib::Request& req, httplib::Response& res) {
+  return start(req, res, false).answered;
+}
+
+http::Admission Gate::start(const httplib::Request& req, httplib::Response& res, bool may_defer) {
   if (exempt(req.path)) {
-    return false;
+    return {};
   }
   if (is_admin(req.path)) {
     // Operators with the token are never limited; everyone else pays from
     // a small budget per address, and the route then refuses them.
     if (admin_token_.check(req) == apikeys::AdminToken::Check::Valid) {
-      return false;
+      return {};
     }
-    return charge_address("admin:" + http::client_address(req, trusted_), admin_failures_, req, res, nullptr);
+    return http::Admission::decided(
+        charge_address("admin:" + http::client_address(req, trusted_), admin_failures_, req, res, nullptr));
   }
-  const auto refuse = [&req](Verdict why) {
-    return [&req, why](httplib::Response& r) {
-      http::send_error(r, unauthenticated(why, req.has_header("X-API-Key")));
-    };
-  };
   const auto identity = apikeys::identify(req.get_header_value("X-API-Key"));
   if (!identity) {
     // The caller's address pays for the attempt, so guessing keys is
     // limited (and banned) like any other traffic.
-    return charge_address("addr:" + http::client_address(req, trusted_), anonymous_, req, res,
-                          refuse(Verdict::Unknown));
+    const bool key_sent = req.has_header("X-API-Key");
+    return http::Admission::decided(charge_address("addr:" + http::client_address(req, trusted_), anonymous_,
+                                                   req, res, [key_sent](httplib::Response& r) {
+                                                     http::send_error(
+                                                         r, unauthenticated(Verdict::Unknown, key_sent));
+                                                   }));
   }
-  const Subject key{identity->id, identity->digest};
+  Subject key{identity->id, identity->digest};
   if (const auto ban = bans_.find(key.tag)) {
-    return render(*ban, res);
+    return http::Admission::decided(render(*ban, res));
   }
-  const auto d = checked(key, anonymous_, res);
-  if (!d) {
-    return true;
+  if (may_defer) {
+    auto check = limiter_.start(key, anonymous_);
+    return {false, std::make_unique<KeyCheck>(*this, req, std::move(key), std::move(check))};
   }
-  if (d->verdict == Verdict::Unknown || d->verdict == Verdict::Revoked) {
-    return charge_address("addr:" + http::client_address(req, trusted_), anonymous_, req, res,
-                          refuse(d->verdict));
-  }
-  return answer(key, *d, res);
+  const auto d = checked([&] { return limiter_.check(key, anonymous_); }, res);
+  return http::Admission::decided(!d || key_verdict(req, key, *d, res));
 }
 
 }  // namespace petstore::ratelimit

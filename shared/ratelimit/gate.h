@@ -6,6 +6,7 @@
 
 #include "apikeys/admin_token.h"
 #include "http/client_address.h"
+#include "http/router.h"
 #include "ratelimit/ban_cache.h"
 #include "ratelimit/limiter.h"
 
@@ -27,6 +28,12 @@ class Gate {
 
   // True when the gate answered the request itself.
   bool admit(const httplib::Request& req, httplib::Response& res);
+  // The router's before-hook. With `may_defer`, a request with a well-formed
+  // key that this replica does not know to be banned is let on its way with
+  // the key's check still at Redis: the handler's reads then travel in the
+  // same round trip, and the check's word (http::Deferred) decides the answer.
+  // Every other request is decided here, as admit() does.
+  http::Admission start(const httplib::Request& req, httplib::Response& res, bool may_defer);
 
   static bool exempt(const std::string& path);
   static bool is_admin(const std::string& path);
@@ -40,8 +47,14 @@ class Gate {
   static bool render(const Decision& d, httplib::Response& res);
   // render() for a verdict from Redis, remembering a ban it announces.
   bool answer(const Subject& subject, const Decision& d, httplib::Response& res);
-  // The check, or the 503 (or other Error) when it failed: nullopt then.
-  std::optional<Decision> checked(const Subject& subject, const Limits& limits, httplib::Response& res);
+  // The check's decision, or the 503 (or other Error) when it failed: nullopt then.
+  static std::optional<Decision> checked(const std::function<Decision()>& check, httplib::Response& res);
+  // What a key's decision means for the request: true when it was answered
+  // here (429, or 401 for an unknown or revoked key, charged to the address).
+  bool key_verdict(const httplib::Request& req, const Subject& key, const Decision& d,
+                   httplib::Response& res);
+
+  class KeyCheck;
 
   Limiter& limiter_;
   BanCache& bans_;

@@ -49,10 +49,18 @@ Decision Limiter::read_reply(const redis::Reply& reply) {
   return decide(applied, c);
 }
 
-Decision Limiter::check(const Subject& subject, const Limits& limits) {
+Limiter::Pending Limiter::start(const Subject& subject, const Limits& limits) {
   std::array<std::string, 4> storage;
   const auto key = key_of(subject);
-  return read_reply(redis_.script(script_, {key}, arguments(subject, limits, storage), deadline_));
+  return {redis_.submit_script(script_, {key}, arguments(subject, limits, storage)), deadline_};
+}
+
+Decision Limiter::Pending::get() {
+  return read_reply(call_.get(deadline_));
+}
+
+Decision Limiter::check(const Subject& subject, const Limits& limits) {
+  return start(subject, limits).get();
 }
 
 }  // namespace petstore::ratelimit

@@ -38,10 +38,27 @@ class Limiter {
   Limiter(redis::Multiplexer& redis, std::string prefix, BanPolicy ban,
           std::chrono::milliseconds deadline = std::chrono::milliseconds(100));
 
+  // A check on its way (see start()).
+  class Pending {
+   public:
+    // The decision; throws redis::Unavailable when Redis did not answer in time.
+    Decision get();
+
+   private:
+    friend class Limiter;
+    Pending(redis::Multiplexer::ScriptCall call, std::chrono::milliseconds deadline)
+        : call_(std::move(call)), deadline_(deadline) {}
+    redis::Multiplexer::ScriptCall call_;
+    std::chrono::milliseconds deadline_;
+  };
+
   // For a key, the limits come from its record (`limits` is ignored) and the
   // verdict may be Unknown or Revoked; for an address, `limits` apply.
   // Throws redis::Unavailable when Redis does not answer in time.
   Decision check(const Subject& subject, const Limits& limits);
+  // The same check, sent without waiting for it, so the caller's own Redis
+  // reads can travel in the same round trip.
+  Pending start(const Subject& subject, const Limits& limits);
 
  private:
   // The script's key and arguments; `storage` holds the strings `args` views.

@@ -33,24 +33,43 @@ Multiplexer::Lane::~Lane() {
   io_.join();
 }
 
+std::unique_ptr<Multiplexer::Pending> Multiplexer::pending(std::vector<std::string> args,
+                                                           std::future<Outcome>& reply) {
+  auto promise = std::make_shared<std::promise<Outcome>>();
+  reply = promise->get_future();
+  return std::make_unique<Pending>(
+      Pending{std::move(args), [promise](Outcome o) { promise->set_value(std::move(o)); }});
+}
+
+Reply Multiplexer::Call::get(Wait wait) {
+  // Bounded: the I/O thread answers every request within the connect and
+  // command timeouts, with a reply or an Unavailable.
+  if (wait != Wait::zero() && reply_.wait_for(wait) != std::future_status::ready) {
+    throw Unavailable("redis: no reply within " + std::to_string(wait.count()) + " ms");
+  }
+  return reply_.get().take();
+}
+
+Multiplexer::Call Multiplexer::submit(const Args& args) {
+  std::future<Outcome> reply;
+  Batch batch;
+  batch.push_back(pending({args.begin(), args.end()}, reply));
+  enqueue(std::move(batch));
+  return Call(std::move(reply));
+}
+
 Reply Multiplexer::command(const Args& args, Wait wait) {
-  return std::move(commands({args}, wait).front());
+  return submit(args).get(wait);
 }
 
 std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all, Wait wait) {
-  std::vector<std::future<Outcome>> futures;
-  Batch pending;
-  futures.reserve(all.size());
-  pending.reserve(all.size());
-  for (const auto& args : all) {
-    auto promise = std::make_shared<std::promise<Outcome>>();
-    futures.push_back(promise->get_future());
-    pending.push_back(std::make_unique<Pending>(
-        Pending{{args.begin(), args.end()}, [promise](Outcome o) { promise->set_value(std::move(o)); }}));
+  std::vector<std::future<Outcome>> futures(all.size());
+  Batch batch;
+  batch.reserve(all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    batch.push_back(pending({all[i].begin(), all[i].end()}, futures[i]));
   }
-  enqueue(std::move(pending));
-  // Bounded: the I/O thread answers every request within the connect and
-  // command timeouts, with a reply or an Unavailable.
+  enqueue(std::move(batch));
   std::vector<Reply> replies;
   replies.reserve(futures.size());
   const auto give_up = std::chrono::steady_clock::now() + wait;
@@ -63,18 +82,27 @@ std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all, Wait wait
   return replies;
 }
 
-Reply Multiplexer::script(const Script& s, const Args& keys, const Args& args, Wait wait) {
-  const auto numkeys = std::to_string(keys.size());
-  Args call{"EVALSHA", s.sha(), numkeys};
+Multiplexer::ScriptCall Multiplexer::submit_script(const Script& s, const Args& keys, const Args& args) {
+  std::vector<std::string> call{"EVALSHA", s.sha(), std::to_string(keys.size())};
+  call.reserve(3 + keys.size() + args.size());
   call.insert(call.end(), keys.begin(), keys.end());
   call.insert(call.end(), args.begin(), args.end());
-  auto reply = command(call, wait);
+  auto first = submit(Args(call.begin(), call.end()));
+  return ScriptCall(*this, s, std::move(call), std::move(first));
+}
+
+Reply Multiplexer::ScriptCall::get(Wait wait) {
+  auto reply = first_.get(wait);
   if (is_noscript(*reply)) {
-    call[0] = "EVAL";
-    call[1] = s.source();
-    reply = command(call, wait);
+    call_[0] = "EVAL";
+    call_[1] = script_->source();
+    reply = owner_->command(Args(call_.begin(), call_.end()), wait);
   }
   return reply;
+}
+
+Reply Multiplexer::script(const Script& s, const Args& keys, const Args& args, Wait wait) {
+  return submit_script(s, keys, args).get(wait);
 }
 
 void Multiplexer::enqueue(Batch pending) {

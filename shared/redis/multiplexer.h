@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <exception>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -52,6 +53,38 @@ class Multiplexer {
   // command may still run; its reply is then dropped).
   using Wait = std::chrono::milliseconds;
 
+  // A command on its way: sent without waiting, its reply taken later, so a
+  // caller can have its own next command (or other work) under way meanwhile.
+  class Call {
+   public:
+    // The reply; Unavailable when none came within `wait` (see above).
+    Reply get(Wait wait = Wait::zero());
+
+   private:
+    friend class Multiplexer;
+    explicit Call(std::future<Outcome> reply) : reply_(std::move(reply)) {}
+    std::future<Outcome> reply_;
+  };
+
+  // An EVALSHA on its way; get() falls back to EVAL (and waits for that)
+  // when Redis lost its script cache.
+  class ScriptCall {
+   public:
+    Reply get(Wait wait = Wait::zero());
+
+   private:
+    friend class Multiplexer;
+    ScriptCall(Multiplexer& owner, const Script& script, std::vector<std::string> call, Call first)
+        : owner_(&owner), script_(&script), call_(std::move(call)), first_(std::move(first)) {}
+    Multiplexer* owner_;
+    const Script* script_;
+    std::vector<std::string> call_;  // EVALSHA sha numkeys keys... args...
+    Call first_;
+  };
+
+  Call submit(const Args& args);
+  ScriptCall submit_script(const Script& s, const Args& keys, const Args& args);
+
   Reply command(const Args& args, Wait wait = Wait::zero());
   // Several commands, sent together (one round trip when the I/O thread is idle).
   std::vector<Reply> commands(const std::vector<Args>& all, Wait wait = Wait::zero());
@@ -89,6 +122,8 @@ class Multiplexer {
   };
 
   void enqueue(Batch pending);
+  // One command for a batch, and where its reply will be.
+  static std::unique_ptr<Pending> pending(std::vector<std::string> args, std::future<Outcome>& reply);
   static void fail_rest(Batch& batch, size_t answered, const std::exception_ptr& failure);
   static void deliver(Pending& p, Outcome outcome);
 

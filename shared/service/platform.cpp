@@ -84,8 +84,9 @@ void Platform::stop() {
 void Platform::add_platform_routes(http::Router& router) {
   apikeys::add_admin_routes(router, api_keys_, admin_token_);
   if (cfg_.rate_limit.enabled) {
-    router.before(
-        [this](const httplib::Request& req, httplib::Response& res) { return gate_.admit(req, res); });
+    router.before([this](const httplib::Request& req, httplib::Response& res, bool may_defer) {
+      return gate_.start(req, res, may_defer);
+    });
   }
   http::add_health_route(
       router,

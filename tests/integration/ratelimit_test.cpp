@@ -9,9 +9,11 @@
 #include <thread>
 
 #include "apikeys/key_store.h"
+#include "http/router.h"
 #include "ratelimit/gate.h"
 #include "ratelimit/limiter.h"
 #include "redis/multiplexer.h"
+#include "redis/pool.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
@@ -139,6 +141,57 @@ TEST_F(RateLimit, TheGateAnswersABannedKeyFromMemoryUntilTheBansEnd) {
   EXPECT_EQ(send().get_header_value("Retry-After"), "30");
   now += std::chrono::seconds(29);
   EXPECT_EQ(send().get_header_value("Retry-After"), "1");
+}
+
+// A GET's handler runs while its key's check is at Redis (both in one round
+// trip); the check's word decides what is sent. A refused request gets only
+// the gate's answer, never what the handler read.
+TEST_F(RateLimit, ADeferredCheckDecidesWhatAGetSendsAfterItsHandlerRead) {
+  redis::Pool pool(test_redis(), 2);
+  apikeys::KeyStore keys(pool, prefix_);
+  const auto issued = keys.issue(apikeys::Plan::Enterprise, {1, 1000, 3600, 86400}, "");
+  const auto revoked = keys.issue(apikeys::Plan::Enterprise, {100, 1000, 3600, 86400}, "");
+  apikeys::KeyRecord gone;
+  ASSERT_EQ(keys.revoke(revoked.record.id, gone), apikeys::KeyStore::Change::Done);
+  ratelimit::Limiter limiter(redis_, prefix_, ratelimit::BanPolicy{});
+  ratelimit::BanCache bans;
+  const apikeys::AdminToken admin(std::string("an-admin-token-for-this-test"));
+  ratelimit::Gate gate(limiter, bans, {60, 1000, 60, 86400}, {2, 100, 60, 86400}, admin,
+                       http::TrustedProxies::parse("127.0.0.0/8"));
+  const auto secret_key = prefix_ + ":secret";
+  redis_.command({"SET", secret_key, "the-secret"});
+  http::Router router;
+  std::atomic<int> reads{0};
+  router.add("GET", "/thing", [&](const httplib::Request&, httplib::Response& res, const http::PathParams&) {
+    ++reads;
+    res.status = 200;
+    res.set_content(std::string(redis::as_string(*redis_.command({"GET", secret_key}))), "text/plain");
+  });
+  router.before([&gate](const httplib::Request& req, httplib::Response& res, bool may_defer) {
+    return gate.start(req, res, may_defer);
+  });
+  const auto get = [&router](const std::string& key) {
+    httplib::Request req;
+    req.method = "GET";
+    req.path = "/thing";
+    req.remote_addr = "192.0.2.9";
+    req.headers.emplace("X-API-Key", key);
+    httplib::Response res;
+    router.handle(req, res);
+    return res;
+  };
+  const auto admitted = get(issued.key);
+  EXPECT_EQ(admitted.status, 200);
+  EXPECT_EQ(admitted.body, "the-secret");
+  EXPECT_EQ(admitted.get_header_value("X-RateLimit-Remaining"), "0");
+  const auto limited = get(issued.key);
+  EXPECT_EQ(limited.status, 429);
+  EXPECT_EQ(limited.body.find("the-secret"), std::string::npos) << limited.body;
+  const auto refused = get(revoked.key);
+  EXPECT_EQ(refused.status, 401);
+  EXPECT_NE(refused.body.find("api_key_revoked"), std::string::npos) << refused.body;
+  EXPECT_EQ(refused.body.find("the-secret"), std::string::npos);
+  EXPECT_EQ(reads.load(), 3) << "each handler ran beside its check";
 }
 
 }  // namespace

@@ -87,13 +87,13 @@ TEST_F(RouterTest, BeforeHooksMayAnswerOrPass) {
   r.add("GET", "/x", [](const httplib::Request&, httplib::Response& res, const PathParams&) {
     send_json(res, 200, "ok");
   });
-  r.before([](const httplib::Request& req, httplib::Response& res) {
+  r.before([](const httplib::Request& req, httplib::Response& res, bool) {
     if (req.get_header_value("X-Block") == "1") {
       send_error(res, ApiError(429, codes::kRateLimited, "slow down"));
-      return true;
+      return Admission::decided(true);
     }
     res.set_header("X-Budget", "9");
-    return false;
+    return Admission::decided(false);
   });
   httplib::Request req;
   req.method = "GET";
@@ -113,6 +113,72 @@ TEST_F(RouterTest, BeforeHooksMayAnswerOrPass) {
   r.handle(req, unknown);
   EXPECT_EQ(unknown.status, 404);
   EXPECT_EQ(unknown.get_header_value("X-Budget"), "9");
+}
+
+// A word that comes later: refuses with a 429 or admits with a budget header.
+class LaterWord final : public Deferred {
+ public:
+  explicit LaterWord(bool refuse) : refuse_(refuse) {}
+  bool refused(httplib::Response& word) override {
+    if (refuse_) {
+      send_error(word, ApiError(429, codes::kRateLimited, "slow down"));
+      return true;
+    }
+    word.set_header("X-Budget", "8");
+    return false;
+  }
+
+ private:
+  bool refuse_;
+};
+
+TEST_F(RouterTest, ADeferredWordDecidesTheAnswerOfASafeRequestAfterItsHandlerRan) {
+  Router r;
+  int handled = 0;
+  const auto body = [&handled](const httplib::Request&, httplib::Response& res, const PathParams&) {
+    ++handled;
+    res.set_header("ETag", "\"1\"");
+    send_json(res, 200, "{\"secret\":1}");
+  };
+  r.add("GET", "/x", body);
+  r.add("POST", "/x", body);
+  std::vector<bool> offered;
+  r.before([&offered](const httplib::Request& req, httplib::Response&, bool may_defer) {
+    offered.push_back(may_defer);
+    if (!may_defer) {
+      return Admission::decided(false);
+    }
+    return Admission{false, std::make_unique<LaterWord>(req.get_header_value("X-Block") == "1")};
+  });
+  httplib::Request req;
+  req.method = "GET";
+  req.path = "/x";
+  httplib::Response admitted;
+  r.handle(req, admitted);
+  EXPECT_EQ(admitted.status, 200);
+  EXPECT_EQ(admitted.get_header_value("X-Budget"), "8");
+  EXPECT_EQ(admitted.get_header_value("ETag"), "\"1\"");
+
+  req.headers.emplace("X-Block", "1");
+  httplib::Response refused;
+  r.handle(req, refused);
+  EXPECT_EQ(handled, 2) << "the handler ran while the word was on its way";
+  EXPECT_EQ(refused.status, 429);
+  EXPECT_EQ(code_of(refused), "rate_limited");
+  EXPECT_EQ(refused.body.find("secret"), std::string::npos) << "nothing the handler made is sent";
+  EXPECT_FALSE(refused.has_header("ETag"));
+
+  // Only a safe request with a route may be deferred: never a POST (its
+  // handler writes) and never an unknown path (there is no handler to overlap).
+  req.method = "POST";
+  httplib::Response posted;
+  r.handle(req, posted);
+  req.method = "GET";
+  req.path = "/unknown";
+  httplib::Response unknown;
+  r.handle(req, unknown);
+  EXPECT_EQ(offered, (std::vector<bool>{true, true, false, false}));
+  EXPECT_EQ(unknown.status, 404);
 }
 
 TEST(RouterTable, AllowedMethodsAndTemplates) {
