@@ -16,4 +16,29 @@ inline std::string dataschema_for(std::string_view type, int schema_version) {
          (schema_version == 1 ? "" : ".v" + std::to_string(schema_version)) + ".json";
 }
 
+// Whether `dataschema` is dataschema_for(type, schema_version), compared
+// piece by piece: a reader checking every record builds no string for it.
+inline bool is_dataschema_of(std::string_view dataschema, std::string_view type, int schema_version) {
+  constexpr std::string_view prefix = "io.petstore.";
+  constexpr std::string_view folder = "schemas/events/";
+  constexpr std::string_view extension = ".json";
+  const auto name = type.substr(type.starts_with(prefix) ? prefix.size() : 0);
+  if (!dataschema.starts_with(folder)) {
+    return false;
+  }
+  dataschema.remove_prefix(folder.size());
+  if (!dataschema.starts_with(name)) {
+    return false;
+  }
+  dataschema.remove_prefix(name.size());
+  if (schema_version != 1) {
+    const auto suffix = ".v" + std::to_string(schema_version);
+    if (!dataschema.starts_with(suffix)) {
+      return false;
+    }
+    dataschema.remove_prefix(suffix.size());
+  }
+  return dataschema == extension;
+}
+
 }  // namespace petstore::events

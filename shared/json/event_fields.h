@@ -16,6 +16,12 @@ namespace petstore::json {
 class EventFields {
  public:
   explicit EventFields(std::string_view data);
+  // Over data already parsed (by json::parse), which must outlive this; so a
+  // reader that has parsed a record once, to validate it, need not parse it
+  // again to decode it.
+  explicit EventFields(const rapidjson::Value& parsed);
+  EventFields(const EventFields&) = delete;
+  EventFields& operator=(const EventFields&) = delete;
 
   [[nodiscard]] std::int64_t integer(const char* name) const;
   [[nodiscard]] std::optional<std::int64_t> optional_integer(const char* name) const;
@@ -32,7 +38,8 @@ class EventFields {
   }
 
  private:
-  rapidjson::Document doc_;
+  std::optional<rapidjson::Document> doc_;  // what the first constructor parsed
+  const rapidjson::Value* object_;
 };
 
 }  // namespace petstore::json

@@ -112,28 +112,35 @@ std::vector<Message> Consumer::poll(size_t max, std::chrono::milliseconds wait) 
 
 Message to_message(const rd_kafka_message_t& m) {
   Message msg;
-  msg.topic = rd_kafka_topic_name(m.rkt);
-  msg.partition = m.partition;
-  msg.offset = m.offset;
-  if (m.key != nullptr) {
-    msg.key.assign(static_cast<const char*>(m.key), m.key_len);
-  }
-  if (m.payload != nullptr) {
-    msg.value.assign(static_cast<const char*>(m.payload), m.len);
-  }
+  copy_into(m, msg);
+  return msg;
+}
+
+void copy_into(const rd_kafka_message_t& m, Message& out) {
+  out.topic.assign(rd_kafka_topic_name(m.rkt));
+  out.partition = m.partition;
+  out.offset = m.offset;
+  out.key.assign(m.key != nullptr ? static_cast<const char*>(m.key) : "", m.key != nullptr ? m.key_len : 0);
+  out.value.assign(m.payload != nullptr ? static_cast<const char*>(m.payload) : "",
+                   m.payload != nullptr ? m.len : 0);
+  size_t count = 0;
   rd_kafka_headers_t* hdrs = nullptr;
   // librdkafka's accessor takes a non-const message but only reads it.
   if (rd_kafka_message_headers(const_cast<rd_kafka_message_t*>(&m), &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
     const char* name = nullptr;
     const void* value = nullptr;
     size_t size = 0;
-    for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
-         ++i) {
-      msg.headers.push_back(
-          {name, value == nullptr ? std::string() : std::string(static_cast<const char*>(value), size)});
+    for (; rd_kafka_header_get_all(hdrs, count, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
+         ++count) {
+      if (count == out.headers.size()) {
+        out.headers.emplace_back();
+      }
+      auto& h = out.headers[count];
+      h.name.assign(name);
+      h.value.assign(value != nullptr ? static_cast<const char*>(value) : "", value != nullptr ? size : 0);
     }
   }
-  return msg;
+  out.headers.resize(count);
 }
 
 void Consumer::applied(const Message& m) {

@@ -25,6 +25,10 @@ struct Message {
 
 // Copies a consumed librdkafka message (key, value, headers) into a Message.
 Message to_message(const rd_kafka_message_t& m);
+// The same into `out`, reusing the memory its strings already hold: a
+// reader of many records that copies each into one Message allocates
+// nothing once the first few have been read.
+void copy_into(const rd_kafka_message_t& m, Message& out);
 
 struct TopicPartition {
   std::string topic;

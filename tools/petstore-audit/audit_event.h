@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <rapidjson/document.h>
+
 namespace petstore::audit {
 
 // Where a record is in the log: what every finding names, so an auditor can
@@ -35,6 +37,10 @@ struct AuditEvent {
   int schema_version = 1;
   std::string data;
   std::int64_t timestamp_ms = 0;  // the record's timestamp
+  // `data` as check_record parsed it, while the document it was parsed into
+  // lives (verify's checkers decode from it instead of parsing again);
+  // nullptr for an event kept beyond that.
+  const rapidjson::Value* parsed = nullptr;
 };
 
 // A broken invariant, with the record that broke it.

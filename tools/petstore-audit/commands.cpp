@@ -142,10 +142,12 @@ std::vector<AuditEvent> collect(const Options& o, const char* label, Keep keep) 
   Findings ignored;
   read_log(o, topics, label, [&](const kafka::Message& m, std::int64_t ts) {
     ignored.clear();
-    auto e = check_record(m, ts, topics, schemas, ignored);
+    rapidjson::Document data;
+    auto e = check_record(m, ts, topics, schemas, ignored, data);
     if (!e) {
       ++invalid;
     } else if (keep(*e)) {
+      e->parsed = nullptr;  // kept beyond `data`
       out.push_back(std::move(*e));
     }
   });

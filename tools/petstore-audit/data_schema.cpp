@@ -1,5 +1,7 @@
 #include "data_schema.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <stdexcept>
 
@@ -11,8 +13,13 @@ namespace petstore::audit {
 
 struct DataSchema::Node {
   std::set<std::string, std::less<>> types;  // empty: any
-  std::map<std::string, Node, std::less<>> properties;
-  std::vector<std::string> required;
+  unsigned type_mask = 0;                    // the same as bits of TypeBit; 0: any
+  // In the schema's order, found by a linear scan: event objects have a few
+  // members, each name usually of a length no other has.
+  std::vector<std::string> property_names;
+  std::vector<Node> properties;       // property_names[i]'s schema is properties[i]
+  std::vector<std::string> required;  // each one of `property_names`
+  std::uint64_t required_mask = 0;    // their indexes there
   bool additional_properties = true;
   std::vector<std::string> enumeration;
   std::optional<std::int64_t> minimum;
@@ -26,6 +33,52 @@ struct DataSchema::Node {
 namespace {
 
 using Node = DataSchema::Node;
+
+// A value's JSON Schema type as one bit, so a node's types are tested with one AND.
+enum TypeBit : unsigned {
+  kObject = 1,
+  kInteger = 2,
+  kNumber = 4,
+  kString = 8,
+  kBoolean = 16,
+  kArray = 32,
+  kNull = 64,
+};
+
+unsigned type_bit(std::string_view type) {
+  static constexpr std::pair<std::string_view, TypeBit> kTypes[] = {
+      {"object", kObject},   {"integer", kInteger}, {"number", kNumber}, {"string", kString},
+      {"boolean", kBoolean}, {"array", kArray},     {"null", kNull}};
+  for (const auto& [name, bit] : kTypes) {
+    if (name == type) {
+      return bit;
+    }
+  }
+  return 0;
+}
+
+// Every type `v` has (an integer is also a number).
+unsigned types_of(const rapidjson::Value& v) {
+  if (v.IsObject()) {
+    return kObject;
+  }
+  if (v.IsInt64() || v.IsUint64()) {
+    return kInteger | kNumber;
+  }
+  if (v.IsNumber()) {
+    return kNumber;
+  }
+  if (v.IsString()) {
+    return kString;
+  }
+  if (v.IsBool()) {
+    return kBoolean;
+  }
+  return v.IsArray() ? kArray : kNull;
+}
+
+// The most properties a schema may declare: a bit each in a 64-bit mask.
+constexpr size_t kMaxProperties = 64;
 
 // 8-4-4-4-12 hexadecimal digits.
 bool is_uuid(std::string_view s) {
@@ -78,11 +131,11 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
         refuse(where, "type must name types");
       }
       for (const auto& t : n.types) {
-        static const std::set<std::string, std::less<>> known{"object",  "integer", "number", "string",
-                                                              "boolean", "array",   "null"};
-        if (!known.contains(t)) {
+        const auto bit = type_bit(t);
+        if (bit == 0) {
           refuse(where, "unknown type " + t);
         }
+        n.type_mask |= bit;
       }
     } else if (key == "properties") {
       if (!value.IsObject()) {
@@ -92,7 +145,14 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
         const std::string name(p.name.GetString(), p.name.GetStringLength());
         std::string path = where;
         path.append("/").append(name);
-        n.properties.emplace(name, compile_node(p.value, path));
+        if (std::ranges::find(n.property_names, name) != n.property_names.end()) {
+          refuse(where, "property " + name + " is declared twice");
+        }
+        if (n.properties.size() == kMaxProperties) {
+          refuse(where, "more than 64 properties is outside the subset this validator checks");
+        }
+        n.properties.push_back(compile_node(p.value, path));
+        n.property_names.push_back(name);
       }
     } else if (key == "required") {
       if (!value.IsArray()) {
@@ -144,6 +204,15 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
       refuse(where, "keyword " + std::string(key) + " is outside the subset this validator checks");
     }
   }
+  // Each required member must be declared, so one mask over the declared
+  // ones tells which are present.
+  for (const auto& r : n.required) {
+    const auto it = std::ranges::find(n.property_names, r);
+    if (it == n.property_names.end()) {
+      refuse(where, "required member " + r + " is not among the properties");
+    }
+    n.required_mask |= std::uint64_t{1} << static_cast<unsigned>(it - n.property_names.begin());
+  }
   return n;
 }
 
@@ -178,86 +247,113 @@ std::optional<std::string> check_format(Node::Format f, std::string_view s) {
   return std::nullopt;
 }
 
-bool has_type(const rapidjson::Value& v, std::string_view type) {
-  if (type == "object") {
-    return v.IsObject();
+// Where a value is: its member name and its parent's place, so the JSON
+// pointer is spelled out only for a problem (valid records cost no strings).
+struct Place {
+  const Place* parent = nullptr;
+  std::string_view name;
+
+  [[nodiscard]] std::string pointer() const {
+    if (parent == nullptr) {
+      return "";
+    }
+    return parent->pointer() + "/" + std::string(name);
   }
-  if (type == "integer") {
-    return v.IsInt64() || v.IsUint64();
-  }
-  if (type == "number") {
-    return v.IsNumber();
-  }
-  if (type == "string") {
-    return v.IsString();
-  }
-  if (type == "boolean") {
-    return v.IsBool();
-  }
-  if (type == "array") {
-    return v.IsArray();
-  }
-  return v.IsNull();
+};
+
+// A problem, named with the JSON pointer of where it is.
+std::string at(const Place& place, const std::string& why) {
+  const auto pointer = place.pointer();
+  return (pointer.empty() ? "/" : pointer) + ": " + why;
 }
 
-// A member name that appears twice. Objects in events are small, so a
-// linear scan; a large one (hostile) gets a set.
-std::optional<std::string_view> repeated_member(const rapidjson::Value& object) {
-  const auto name = [](const auto& m) {
+std::optional<std::string> check(const Node& n, const rapidjson::Value& v, const Place& place);
+
+// An object's members against `n`, in the order of the problems reported:
+// a required member missing (the first in `required`'s order), a member
+// named twice, a member the schema does not allow, then each member's own
+// value.
+std::optional<std::string> check_object(const Node& n, const rapidjson::Value& v, const Place& place) {
+  const auto members = v.GetObject();
+  const auto name_of = [](const auto& m) {
     return std::string_view(m.name.GetString(), m.name.GetStringLength());
   };
-  const auto members = object.GetObject();
-  if (members.MemberCount() <= 16) {
-    for (auto a = members.begin(); a != members.end(); ++a) {
-      for (auto b = members.begin(); b != a; ++b) {
-        if (name(*a) == name(*b)) {
-          return name(*a);
-        }
+  // One pass: which declared property each member is (-1: undeclared), and
+  // which declared ones were seen, twice or not at all.
+  constexpr int kUndeclared = -1;
+  std::array<int, 32> inline_index{};
+  std::vector<int> heap_index;
+  int* index = inline_index.data();
+  if (members.MemberCount() > inline_index.size()) {
+    heap_index.resize(members.MemberCount());
+    index = heap_index.data();
+  }
+  std::uint64_t seen = 0;
+  std::optional<std::string_view> twice;
+  std::vector<std::string_view> undeclared;
+  size_t i = 0;
+  for (const auto& m : members) {
+    const auto name = name_of(m);
+    index[i] = kUndeclared;
+    for (size_t p = 0; p < n.property_names.size(); ++p) {
+      if (n.property_names[p] == name) {
+        index[i] = static_cast<int>(p);
+        break;
       }
     }
-    return std::nullopt;
+    if (index[i] != kUndeclared) {
+      const auto bit = std::uint64_t{1} << static_cast<unsigned>(index[i]);
+      if ((seen & bit) != 0 && !twice) {
+        twice = name;
+      }
+      seen |= bit;
+    } else {
+      undeclared.push_back(name);
+    }
+    ++i;
   }
-  std::set<std::string_view> seen;
+  if ((seen & n.required_mask) != n.required_mask) {
+    for (const auto& r : n.required) {
+      if (!std::ranges::any_of(members, [&](const auto& m) { return name_of(m) == r; })) {
+        return at(place, "lacks the required member " + r);
+      }
+    }
+  }
+  if (!twice && undeclared.size() > 1) {
+    std::sort(undeclared.begin(), undeclared.end());
+    if (const auto it = std::adjacent_find(undeclared.begin(), undeclared.end()); it != undeclared.end()) {
+      twice = *it;
+    }
+  }
+  if (twice) {
+    return at(place, "has the member " + text::to_valid_utf8(*twice) + " more than once");
+  }
+  i = 0;
   for (const auto& m : members) {
-    if (!seen.insert(name(m)).second) {
-      return name(m);
+    const int p = index[i++];
+    if (p == kUndeclared) {
+      if (!n.additional_properties) {
+        return at(place, "has a member the schema does not allow: " + text::to_valid_utf8(name_of(m)));
+      }
+      continue;
+    }
+    const auto& name = n.property_names[static_cast<size_t>(p)];
+    const auto& child = n.properties[static_cast<size_t>(p)];
+    if (auto problem = check(child, m.value, Place{&place, name})) {
+      return problem;
     }
   }
   return std::nullopt;
 }
 
-std::optional<std::string> check(const Node& n, const rapidjson::Value& v, const std::string& pointer) {
-  const auto at = [&](const std::string& why) { return (pointer.empty() ? "/" : pointer) + ": " + why; };
-  if (!n.types.empty()) {
-    bool ok = false;
-    for (const auto& t : n.types) {
-      ok = ok || has_type(v, t);
-    }
-    if (!ok) {
-      return at("is not of type " + *n.types.begin());
-    }
+std::optional<std::string> check(const Node& n, const rapidjson::Value& v, const Place& place) {
+  const auto at = [&place](const std::string& why) { return audit::at(place, why); };
+  if (n.type_mask != 0 && (types_of(v) & n.type_mask) == 0) {
+    return at("is not of type " + *n.types.begin());
   }
   if (v.IsObject()) {
-    for (const auto& r : n.required) {
-      if (!v.HasMember(r.c_str())) {
-        return at("lacks the required member " + r);
-      }
-    }
-    if (const auto twice = repeated_member(v)) {
-      return at("has the member " + text::to_valid_utf8(*twice) + " more than once");
-    }
-    for (const auto& m : v.GetObject()) {
-      const std::string_view name(m.name.GetString(), m.name.GetStringLength());
-      const auto child = n.properties.find(name);
-      if (child == n.properties.end()) {
-        if (!n.additional_properties) {
-          return at("has a member the schema does not allow: " + text::to_valid_utf8(name));
-        }
-        continue;
-      }
-      if (auto problem = check(child->second, m.value, pointer + "/" + child->first)) {
-        return problem;
-      }
+    if (auto problem = check_object(n, v, place)) {
+      return problem;
     }
   }
   if (v.IsInt64() || v.IsUint64()) {
@@ -316,7 +412,7 @@ DataSchema DataSchema::compile(std::string_view schema_text) {
 }
 
 std::optional<std::string> DataSchema::validate(const rapidjson::Value& value) const {
-  return check(*root_, value, "");
+  return check(*root_, value, Place{});
 }
 
 SchemaRegistry::SchemaRegistry() {

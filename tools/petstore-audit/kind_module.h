@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "audit_event.h"
+#include "json/event_fields.h"
 
 namespace petstore::audit {
 
@@ -46,11 +47,15 @@ class KindChecker {
 };
 
 // The event's data decoded by the kind's own decoder (which throws
-// std::invalid_argument), or nullopt after an `undecodable` finding.
+// std::invalid_argument), from the parsed data when the event still has it,
+// or nullopt after an `undecodable` finding.
 template <typename Decode>
 auto decode_or_report(const AuditEvent& e, Findings& out, Decode decode)
     -> std::optional<decltype(decode(e.type, e.data))> {
   try {
+    if (e.parsed != nullptr) {
+      return decode(e.type, json::EventFields(*e.parsed));
+    }
     return decode(e.type, e.data);
   } catch (const std::invalid_argument& ex) {
     report(out, e, "undecodable", ex.what());

@@ -1,6 +1,8 @@
 #include "log_reader.h"
 
+#include <algorithm>
 #include <array>
+#include <iterator>
 #include <map>
 #include <stdexcept>
 
@@ -29,8 +31,11 @@ LogReader::LogReader(const std::string& brokers, const std::vector<std::string>&
       {"fetch.max.bytes", "104857600"},
       {"max.partition.fetch.bytes", "16777216"},
       {"queued.max.messages.kbytes", "1048576"},
-      // The local broker holds an empty fetch for the whole wait; partitions
-      // that are done are unassigned, so this only matters at the very end.
+      // The local broker holds an empty fetch for the whole wait, which
+      // happens only once every partition still assigned is at its end.
+      // (It also answers a fetch with one message set per partition, found
+      // by a scan from the partition's start: librdkafka 2.0.2,
+      // src/rdkafka_mock_handlers.c, "FIXME: Multiple messageSets ?".)
       {"fetch.wait.max.ms", "50"},
   });
   std::array<char, 512> err{};
@@ -81,14 +86,65 @@ int LogReader::partitions(const std::string& topic) const {
   return 0;
 }
 
+namespace {
+
+// The end of each partition still being read. A record's lookup compares its
+// topic's name with each topic's (a handful) and indexes by partition: no
+// string is built per record.
+class OpenEnds {
+ public:
+  void add(const std::string& topic, std::int32_t partition, std::int64_t end) {
+    auto it = std::ranges::find_if(topics_, [&](const auto& t) { return t.first == topic; });
+    if (it == topics_.end()) {
+      topics_.emplace_back(topic, std::vector<std::int64_t>());
+      it = std::prev(topics_.end());
+    }
+    auto& ends = it->second;
+    if (ends.size() <= static_cast<size_t>(partition)) {
+      ends.resize(static_cast<size_t>(partition) + 1, kClosed);
+    }
+    if (ends[static_cast<size_t>(partition)] == kClosed) {
+      ++open_;
+    }
+    ends[static_cast<size_t>(partition)] = end;
+  }
+
+  // The partition's end, or nullptr when it is not (or no longer) read.
+  std::int64_t* find(std::string_view topic, std::int32_t partition) {
+    for (auto& [name, ends] : topics_) {
+      if (name == topic) {
+        if (partition < 0 || static_cast<size_t>(partition) >= ends.size() ||
+            ends[static_cast<size_t>(partition)] == kClosed) {
+          return nullptr;
+        }
+        return &ends[static_cast<size_t>(partition)];
+      }
+    }
+    return nullptr;
+  }
+
+  void close(std::int64_t* end) {
+    *end = kClosed;
+    --open_;
+  }
+  [[nodiscard]] bool empty() const { return open_ == 0; }
+
+ private:
+  static constexpr std::int64_t kClosed = -1;
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> topics_;
+  size_t open_ = 0;
+};
+
+}  // namespace
+
 void LogReader::read(const std::function<void(const kafka::Message&, std::int64_t)>& on_record,
                      Progress* progress, std::chrono::milliseconds stall) {
-  std::map<std::pair<std::string, std::int32_t>, std::int64_t> ends;
+  OpenEnds ends;
   const kafka::PartitionListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(ranges_.size())));
   for (const auto& r : ranges_) {
     if (r.begin < r.end) {
       rd_kafka_topic_partition_list_add(list.get(), r.topic.c_str(), r.partition)->offset = r.begin;
-      ends[{r.topic, r.partition}] = r.end;
+      ends.add(r.topic, r.partition, r.end);
     }
   }
   if (ends.empty()) {
@@ -102,6 +158,7 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
   };
   const std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue(rd_kafka_queue_get_consumer(rk_.get()));
   std::vector<rd_kafka_message_t*> batch(kBatch);
+  kafka::Message scratch;  // each record is copied into it in turn
   auto last_progress = std::chrono::steady_clock::now();
   std::string last_error;
   while (!ends.empty()) {
@@ -120,9 +177,9 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
         // an end at or past the bound finishes it: the local broker reports
         // EOF for a fetch that merely returned nothing yet (a million-event
         // log read only a quarter through when every EOF was believed).
-        const auto it = ends.find({rd_kafka_topic_name(m->rkt), m->partition});
-        if (it != ends.end() && m->offset >= it->second) {
-          ends.erase(it);
+        auto* end = ends.find(rd_kafka_topic_name(m->rkt), m->partition);
+        if (end != nullptr && m->offset >= *end) {
+          ends.close(end);
         }
         continue;
       }
@@ -130,9 +187,8 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
         last_error = rd_kafka_message_errstr(m.get());
         continue;
       }
-      const std::string topic = rd_kafka_topic_name(m->rkt);
-      const auto it = ends.find({topic, m->partition});
-      if (it == ends.end() || m->offset >= it->second) {
+      auto* end = ends.find(rd_kafka_topic_name(m->rkt), m->partition);
+      if (end == nullptr || m->offset >= *end) {
         continue;  // past the bound, or a partition already done
       }
       last_progress = std::chrono::steady_clock::now();
@@ -141,13 +197,14 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
       // Every record is looked at: timestamps (the producers' clocks) need
       // not grow along a partition, so a later record may still be in bounds.
       if (!until_time_ms_ || timestamp <= *until_time_ms_) {
-        on_record(kafka::to_message(*m), timestamp);
+        kafka::copy_into(*m, scratch);
+        on_record(scratch, timestamp);
       }
       if (progress != nullptr) {
         progress->advance();
       }
-      if (m->offset + 1 >= it->second) {
-        ends.erase(it);
+      if (m->offset + 1 >= *end) {
+        ends.close(end);
       }
     }
   }

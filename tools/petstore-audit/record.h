@@ -32,8 +32,10 @@ struct Topics {
 // - the partition is murmur2(key) modulo the topic's partition count;
 // - the data is JSON that validates against its schema, and names the
 //   subject (id, or petId for a stock ledger).
-// Returns the event, or nullopt after adding what is wrong to `out`.
+// Returns the event, or nullopt after adding what is wrong to `out`. The
+// data is parsed into `data`, and the event's `parsed` points there.
 std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms,
-                                       const Topics& topics, const SchemaRegistry& schemas, Findings& out);
+                                       const Topics& topics, const SchemaRegistry& schemas, Findings& out,
+                                       rapidjson::Document& data);
 
 }  // namespace petstore::audit

@@ -6,7 +6,6 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "audit_event.h"
@@ -14,6 +13,7 @@
 #include "kafka/consumer.h"
 #include "kind_module.h"
 #include "record.h"
+#include "uuid_set.h"
 
 namespace petstore::audit {
 
@@ -82,12 +82,9 @@ class Verifier {
   // Which kind created each id: ids are unique across pets, categories and orders.
   std::unordered_map<std::int64_t, Kind> creators_;
   // ce_ids seen, as 128-bit values (a UUID's 32 hex digits).
-  struct IdHash {
-    size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& id) const noexcept {
-      return static_cast<size_t>(id.first ^ (id.second * 0x9E3779B97F4A7C15ULL));
-    }
-  };
-  std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, IdHash> event_ids_;
+  UuidSet event_ids_;
+  // Valid events per ce_type, moved into the report by finish().
+  std::unordered_map<std::string, std::int64_t> types_;
 };
 
 }  // namespace petstore::audit

@@ -66,7 +66,10 @@ std::string encode(const Event& e) {
 }
 
 Event decode(std::string_view type, std::string_view data) {
-  const json::EventFields f(data);
+  return decode(type, json::EventFields(data));
+}
+
+Event decode(std::string_view type, const json::EventFields& f) {
   const auto pet = f.integer("petId");
   if (type == event_types::kTracked) {
     return Tracked{pet, status_field(f, "petStatus"), f.integer("petVersion")};

@@ -8,6 +8,10 @@
 #include "vocabulary/order_refusal.h"
 #include "vocabulary/pet_status.h"
 
+namespace petstore::json {
+class EventFields;
+}
+
 namespace petstore::inventory {
 
 // The facts the inventory service records, one CloudEvent each on
@@ -73,5 +77,7 @@ std::int64_t aggregate_of(const Event& e);
 std::string encode(const Event& e);
 // Throws std::invalid_argument for an unknown type or a bad payload.
 Event decode(std::string_view type, std::string_view data);
+// The same over a payload already parsed.
+Event decode(std::string_view type, const json::EventFields& fields);
 
 }  // namespace petstore::inventory

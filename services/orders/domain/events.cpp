@@ -41,7 +41,10 @@ std::string encode(const Event& e) {
 }
 
 Event decode(std::string_view type, std::string_view data) {
-  const json::EventFields f(data);
+  return decode(type, json::EventFields(data));
+}
+
+Event decode(std::string_view type, const json::EventFields& f) {
   const auto id = f.integer("id");
   const auto pet = f.integer("petId");
   const auto quantity = f.integer("quantity");

@@ -8,6 +8,10 @@
 
 #include "vocabulary/order_refusal.h"
 
+namespace petstore::json {
+class EventFields;
+}
+
 namespace petstore::orders {
 
 // The facts the orders service records, one CloudEvent each on
@@ -58,5 +62,7 @@ std::string_view type_of(const Event& e);
 std::int64_t aggregate_of(const Event& e);
 std::string encode(const Event& e);
 Event decode(std::string_view type, std::string_view data);
+// The same over a payload already parsed.
+Event decode(std::string_view type, const json::EventFields& fields);
 
 }  // namespace petstore::orders

@@ -72,7 +72,10 @@ std::string encode(const Event& e) {
 }
 
 Event decode(std::string_view type, std::string_view data) {
-  const json::EventFields f(data);
+  return decode(type, json::EventFields(data));
+}
+
+Event decode(std::string_view type, const json::EventFields& f) {
   if (type == event_types::kPetCreated) {
     // Version 1 has no description; version 2 may have one.
     return PetCreated{f.integer("id"), f.text("name"), f.integer("categoryId"), status_field(f, "status"),

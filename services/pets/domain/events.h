@@ -8,6 +8,10 @@
 
 #include "domain/pet.h"
 
+namespace petstore::json {
+class EventFields;
+}
+
 namespace petstore::pets {
 
 // The facts the pets service records. Each is one CloudEvent; `data` is the
@@ -74,5 +78,7 @@ std::string encode(const Event& e);
 // Throws std::invalid_argument for an unknown type or a payload that does not
 // match its schema.
 Event decode(std::string_view type, std::string_view data);
+// The same over a payload already parsed.
+Event decode(std::string_view type, const json::EventFields& fields);
 
 }  // namespace petstore::pets

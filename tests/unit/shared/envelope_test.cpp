@@ -60,6 +60,20 @@ TEST(Envelope, TimeIsRfc3339Utc) {
 TEST(Envelope, DataschemaNamesTheSchemaFileOfTheVersion) {
   EXPECT_EQ(dataschema_for("io.petstore.pet.created", 1), "schemas/events/pet.created.json");
   EXPECT_EQ(dataschema_for("io.petstore.pet.created", 2), "schemas/events/pet.created.v2.json");
+  // The check a reader makes without building the name agrees with it.
+  for (const auto* type : {"io.petstore.pet.created", "io.petstore.order.placed"}) {
+    for (const int version : {1, 2, 12}) {
+      EXPECT_TRUE(is_dataschema_of(dataschema_for(type, version), type, version)) << type << version;
+    }
+  }
+  EXPECT_FALSE(is_dataschema_of("schemas/events/pet.created.json", "io.petstore.pet.created", 2));
+  EXPECT_FALSE(is_dataschema_of("schemas/events/pet.created.v2.json", "io.petstore.pet.created", 1));
+  EXPECT_FALSE(is_dataschema_of("schemas/events/pet.created.v2.json", "io.petstore.pet.created", 22));
+  EXPECT_FALSE(is_dataschema_of("schemas/events/pet.created.v22.json", "io.petstore.pet.created", 2));
+  EXPECT_FALSE(is_dataschema_of("schemas/events/pet.updated.json", "io.petstore.pet.created", 1));
+  EXPECT_FALSE(is_dataschema_of("schemas/events/pet.created.json ", "io.petstore.pet.created", 1));
+  EXPECT_FALSE(is_dataschema_of("/schemas/events/pet.created.json", "io.petstore.pet.created", 1));
+  EXPECT_FALSE(is_dataschema_of("", "io.petstore.pet.created", 1));
   Envelope e{
       new_event_id(), "io.petstore.pet.created", "/petstore/pets", 42, 1, "2026-11-22T01:02:03.004Z", 2,
       R"({"id":42})"};

@@ -34,7 +34,7 @@ class OrdersChecker final : public KindChecker {
 
   void on_event(const AuditEvent& e, Findings& out) override {
     const auto decoded =
-        decode_or_report(e, out, [](std::string_view t, std::string_view d) { return decode(t, d); });
+        decode_or_report(e, out, [](std::string_view t, const auto& d) { return decode(t, d); });
     if (!decoded) {
       return;
     }
