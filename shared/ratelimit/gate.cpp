@@ -177,7 +177,7 @@ http::Admission Gate::start(const httplib::Request& req, httplib::Response& res,
   if (const auto ban = bans_.find(key.tag)) {
     return http::Admission::decided(render(*ban, res));
   }
-  if (may_defer) {
+  if (may_defer && limiter_.answering()) {
     auto check = limiter_.start(key, anonymous_);
     return {false, std::make_unique<KeyCheck>(*this, req, std::move(key), std::move(check))};
   }

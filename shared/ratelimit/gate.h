@@ -32,7 +32,9 @@ class Gate {
   // key that this replica does not know to be banned is let on its way with
   // the key's check still at Redis: the handler's reads then travel in the
   // same round trip, and the check's word (http::Deferred) decides the answer.
-  // Every other request is decided here, as admit() does.
+  // Only while Redis answers checks promptly (Limiter::answering): a hung
+  // Redis is then refused within the limiter's deadline, as before. Every
+  // other request is decided here, as admit() does.
   http::Admission start(const httplib::Request& req, httplib::Response& res, bool may_defer);
 
   static bool exempt(const std::string& path);

@@ -52,11 +52,26 @@ Decision Limiter::read_reply(const redis::Reply& reply) {
 Limiter::Pending Limiter::start(const Subject& subject, const Limits& limits) {
   std::array<std::string, 4> storage;
   const auto key = key_of(subject);
-  return {redis_.submit_script(script_, {key}, arguments(subject, limits, storage)), deadline_};
+  return {*this, redis_.submit_script(script_, {key}, arguments(subject, limits, storage))};
 }
 
+namespace {
+std::int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
 Decision Limiter::Pending::get() {
-  return read_reply(call_.get(deadline_));
+  auto reply = call_.get(owner_->deadline_);
+  owner_->last_answer_ns_.store(steady_ns(), std::memory_order_relaxed);
+  return read_reply(reply);
+}
+
+bool Limiter::answering() const {
+  const auto since = std::chrono::nanoseconds(steady_ns() - last_answer_ns_.load(std::memory_order_relaxed));
+  return since < deadline_;
 }
 
 Decision Limiter::check(const Subject& subject, const Limits& limits) {

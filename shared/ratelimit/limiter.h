@@ -1,7 +1,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <string>
@@ -46,10 +48,9 @@ class Limiter {
 
    private:
     friend class Limiter;
-    Pending(redis::Multiplexer::ScriptCall call, std::chrono::milliseconds deadline)
-        : call_(std::move(call)), deadline_(deadline) {}
+    Pending(Limiter& owner, redis::Multiplexer::ScriptCall call) : owner_(&owner), call_(std::move(call)) {}
+    Limiter* owner_;
     redis::Multiplexer::ScriptCall call_;
-    std::chrono::milliseconds deadline_;
   };
 
   // For a key, the limits come from its record (`limits` is ignored) and the
@@ -59,6 +60,13 @@ class Limiter {
   // The same check, sent without waiting for it, so the caller's own Redis
   // reads can travel in the same round trip.
   Pending start(const Subject& subject, const Limits& limits);
+
+  // Whether Redis answered a check within the last deadline. A caller that
+  // overlaps its own reads with a check (the Gate) asks first: when Redis
+  // hangs, those reads would wait for the connection's timeouts, longer than
+  // the deadline, so then the check is made alone and fails within it. (After
+  // an idle spell the answer is no as well: the first request checks alone.)
+  [[nodiscard]] bool answering() const;
 
  private:
   // The script's key and arguments; `storage` holds the strings `args` views.
@@ -72,6 +80,7 @@ class Limiter {
   std::array<std::string, 5> ban_args_;  // the policy as script arguments, formatted once
   std::chrono::milliseconds deadline_;
   redis::Script script_;
+  std::atomic<std::int64_t> last_answer_ns_{0};  // steady clock
 };
 
 }  // namespace petstore::ratelimit

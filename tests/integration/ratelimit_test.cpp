@@ -191,6 +191,8 @@ TEST_F(RateLimit, ADeferredCheckDecidesWhatAGetSendsAfterItsHandlerRead) {
   EXPECT_EQ(refused.status, 401);
   EXPECT_NE(refused.body.find("api_key_revoked"), std::string::npos) << refused.body;
   EXPECT_EQ(refused.body.find("the-secret"), std::string::npos);
+  // The first check of an idle limiter is made alone (Limiter::answering);
+  // the refused ones ran their handlers beside their checks.
   EXPECT_EQ(reads.load(), 3) << "each handler ran beside its check";
 }
 
