@@ -32,19 +32,25 @@ std::int32_t broker_id(const httplib::Request& req) {
 
 }  // namespace
 
-void register_control_api(httplib::Server& server, MockCluster& cluster) {
+void register_control_api(httplib::Server& server, MockCluster& cluster, const ControlHooks& hooks) {
   server.Get("/bootstrap", [&cluster](const httplib::Request&, httplib::Response& res) {
     res.set_content(cluster.bootstrap(), "text/plain");
   });
-  server.Get("/healthz",
-             [](const httplib::Request&, httplib::Response& res) { res.set_content("ok", "text/plain"); });
-  server.Post("/topics", respond([&cluster](const httplib::Request& req) {
+  server.Get("/healthz", [hooks](const httplib::Request&, httplib::Response& res) {
+    const auto problem = hooks.problem();
+    res.status = problem.empty() ? 200 : 503;
+    res.set_content(problem.empty() ? "ok" : problem, "text/plain");
+  });
+  server.Post("/topics", respond([hooks](const httplib::Request& req) {
                 const auto doc = json::parse_object(req.body);
                 json::ObjectReader in(doc);
                 const auto name = in.required_string("name");
                 const auto partitions = in.required_int64("partitions");
+                if (partitions < 1 || partitions > 10000) {
+                  throw std::invalid_argument("partitions must be 1 to 10000");
+                }
                 in.reject_unknown();
-                cluster.create_topic(name, static_cast<int>(partitions));
+                hooks.create_topic(name, static_cast<int>(partitions));
               }));
   server.Post(R"(/brokers/(\d+)/down)",
               respond([&cluster](const httplib::Request& req) { cluster.broker_down(broker_id(req)); }));

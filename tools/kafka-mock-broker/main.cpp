@@ -1,43 +1,19 @@
 // Hosts librdkafka's mock Kafka cluster on loopback for local runs and tests:
-// creates the project's topics, writes the bootstrap list to a file, and serves
-// a small HTTP control API for fault injection until SIGINT/SIGTERM.
+// creates the project's topics, restores the log kept on disk (with
+// MOCK_DATA_DIR), writes the bootstrap list to a file, and serves a small
+// HTTP control API for fault injection until SIGINT/SIGTERM, when it
+// journals what is left and stops.
 #include <csignal>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 
+#include "broker_program.h"
 #include "config/env.h"
 #include "control_api.h"
-#include "mock_cluster.h"
-
-namespace {
-
-// Lines of "<topic> <partitions>", '#' starts a comment (schemas/topics.txt).
-void create_topics(petstore::tools::MockCluster& cluster, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
-    throw std::runtime_error("cannot read topics file " + path);
-  }
-  std::string line;
-  while (std::getline(in, line)) {
-    if (const auto hash = line.find('#'); hash != std::string::npos) {
-      line.resize(hash);
-    }
-    std::istringstream fields(line);
-    std::string topic;
-    int partitions = 0;
-    if (fields >> topic >> partitions) {
-      cluster.create_topic(topic, partitions);
-      spdlog::info("created topic {} with {} partitions", topic, partitions);
-    }
-  }
-}
-
-}  // namespace
 
 int main() {
   try {
@@ -45,6 +21,7 @@ int main() {
     const auto brokers = static_cast<int>(env.integer("MOCK_BROKERS", 3, 1, 9));
     const auto topics_file = env.str("MOCK_TOPICS_FILE", "schemas/topics.txt");
     const auto bootstrap_file = env.str("MOCK_BOOTSTRAP_FILE", "");
+    const auto data_dir = env.str("MOCK_DATA_DIR", "");
     const auto control_host = env.str("MOCK_CONTROL_HOST", "127.0.0.1");
     const auto control_port = static_cast<int>(env.integer("MOCK_CONTROL_PORT", 9644, 1, 65535));
 
@@ -54,11 +31,16 @@ int main() {
     sigaddset(&signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // threads started below inherit this
 
-    petstore::tools::MockCluster cluster(brokers);
-    create_topics(cluster, topics_file);
+    petstore::tools::BrokerProgram program(
+        brokers, petstore::tools::read_topics_file(topics_file),
+        data_dir.empty() ? std::nullopt : std::optional<std::filesystem::path>(data_dir));
+    auto& cluster = program.cluster();
 
     httplib::Server control;
-    petstore::tools::register_control_api(control, cluster);
+    petstore::tools::register_control_api(
+        control, cluster,
+        {[&program](const std::string& name, int partitions) { program.create_topic(name, partitions); },
+         [&program] { return program.problem(); }});
     if (!control.bind_to_port(control_host, control_port)) {
       throw std::runtime_error("cannot bind control API to " + control_host + ":" +
                                std::to_string(control_port));
@@ -66,23 +48,26 @@ int main() {
     std::thread control_thread([&control] { control.listen_after_bind(); });
 
     if (!bootstrap_file.empty()) {
-      // Written last, so a reader that sees the file knows the topics exist.
+      // Written last, so a reader that sees the file knows the topics exist
+      // and the log kept on disk is back.
       const auto tmp = bootstrap_file + ".tmp";
       std::ofstream(tmp) << cluster.bootstrap() << "\n";
       std::rename(tmp.c_str(), bootstrap_file.c_str());
     }
     std::cout << cluster.bootstrap() << std::endl;
-    spdlog::info("mock kafka cluster: {} brokers at {}, control API on {}:{}", brokers, cluster.bootstrap(),
-                 control_host, control_port);
+    spdlog::info("mock kafka cluster: {} brokers at {}, control API on {}:{}{}", brokers, cluster.bootstrap(),
+                 control_host, control_port,
+                 data_dir.empty() ? ", log in memory only" : ", log kept in " + data_dir);
 
     int sig = 0;
     sigwait(&signals, &sig);
     spdlog::info("signal {}: stopping", sig);
-    control.stop();
-    control_thread.join();
     if (!bootstrap_file.empty()) {
       std::remove(bootstrap_file.c_str());
     }
+    program.stop();
+    control.stop();
+    control_thread.join();
     return 0;
   } catch (const std::exception& e) {
     spdlog::critical("kafka-mock-broker: {}", e.what());
