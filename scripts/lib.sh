@@ -71,28 +71,56 @@ launch() {
   echo $! >"$RUN_DIR/$name.pid"
 }
 
-# start_redis <port> [unix socket path]: without a save schedule or an
-# append-only file (the tests' and benchmarks' Redis), under launch.
+# start_redis <port> [unix socket path]: under launch. With REDIS_DATA_DIR
+# (scripts/up) it persists with its append-only file there, fsynced every
+# second; without (the tests' and benchmarks' Redis) it keeps nothing.
 # maxmemory with volatile-lru: under memory pressure Redis evicts only keys
 # with an expiry (rate-limit windows, idempotency records, locks), never the
 # API keys or read models, which have none.
 start_redis() {
-  local port=$1 socket=${2:-}
+  local port=$1 socket=${2:-} persistence=(--appendonly no --dir "$RUN_DIR")
   port_busy "$port" && die "port $port is in use; set REDIS_PORT to a free port"
-  launch redis redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+  if [[ -n ${REDIS_DATA_DIR:-} ]]; then
+    mkdir -p "$REDIS_DATA_DIR"
+    persistence=(--appendonly yes --appendfsync everysec --dir "$REDIS_DATA_DIR")
+  fi
+  launch redis redis-server --port "$port" --bind 127.0.0.1 --save '' "${persistence[@]}" \
     --maxmemory "${REDIS_MAXMEMORY:-1gb}" --maxmemory-policy volatile-lru \
-    ${socket:+--unixsocket "$socket" --unixsocketperm 700} --daemonize no --dir "$RUN_DIR"
-  wait_until 10 "redis on port $port" redis-cli -p "$port" ping
+    ${socket:+--unixsocket "$socket" --unixsocketperm 700} --daemonize no
+  # Loading a large append-only file takes a while; PING answers LOADING until it is done.
+  wait_until 300 "redis on port $port" redis_ready "$port"
 }
 
-# start_broker <build dir> <control port>: sets KAFKA_BROKERS
+redis_ready() { [[ $(redis-cli -p "$1" ping 2>/dev/null) == PONG ]]; }
+
+# start_broker <build dir> <control port>: sets KAFKA_BROKERS. With
+# KAFKA_DATA_DIR (scripts/up) the broker program keeps its log there and
+# restores it before it publishes the bootstrap list (docs/local-log.md);
+# without (the tests' broker) the log is in memory only.
 start_broker() {
-  local build_dir=$1 control_port=$2
+  local build_dir=$1 control_port=$2 said="" line pid="" pidfile=$RUN_DIR/broker.pid
+  [[ ${SUPERVISE:-0} == 1 ]] && pidfile=$RUN_DIR/broker.child
   port_busy "$control_port" && die "port $control_port is in use; set MOCK_CONTROL_PORT to a free port"
-  rm -f "$RUN_DIR/kafka.bootstrap"
+  rm -f "$RUN_DIR/kafka.bootstrap" "$RUN_DIR/broker.child"
   MOCK_TOPICS_FILE="$ROOT/schemas/topics.txt" MOCK_BOOTSTRAP_FILE="$RUN_DIR/kafka.bootstrap" \
-    MOCK_CONTROL_PORT=$control_port launch broker "$build_dir/tools/kafka-mock-broker/kafka-mock-broker"
-  wait_until 20 "the Kafka broker" test -s "$RUN_DIR/kafka.bootstrap"
+    MOCK_DATA_DIR=${KAFKA_DATA_DIR:-} MOCK_CONTROL_PORT=$control_port \
+    launch broker "$build_dir/tools/kafka-mock-broker/kafka-mock-broker"
+  # A restore of a large log takes a while: show how far it has got.
+  local deadline=$((SECONDS + 900))
+  until [[ -s $RUN_DIR/kafka.bootstrap ]]; do
+    ((SECONDS < deadline)) || die "timed out waiting for the Kafka broker"
+    [[ -z $pid && -s $pidfile ]] && pid=$(cat "$pidfile")
+    if [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null; then
+      tail -n 5 "$RUN_DIR/broker.log" >&2
+      die "the Kafka broker stopped while starting (log: $RUN_DIR/broker.log)"
+    fi
+    line=$(grep -ao 'journal: [0-9]* records restored.*' "$RUN_DIR/broker.log" 2>/dev/null | tail -1 || true)
+    if [[ -n $line && $line != "$said" ]]; then
+      log "  $line"
+      said=$line
+    fi
+    sleep 0.2
+  done
   KAFKA_BROKERS=$(cat "$RUN_DIR/kafka.bootstrap")
   export KAFKA_BROKERS
 }
@@ -107,9 +135,10 @@ start_service() {
 healthy() { curl -fsS -o /dev/null --max-time 1 "$1/healthz"; }
 
 # stop_all: stops every process with a pid file under $RUN_DIR, newest layer
-# first; a supervisor stops its process and then itself.
+# first; a supervisor stops its process and then itself. Each gets 15 s to
+# exit, the broker 60 s: it journals what is left before it exits.
 stop_all() {
-  local f pid child
+  local f pid child tenths
   for f in "$RUN_DIR"/nginx.pid "$RUN_DIR"/*-*.pid "$RUN_DIR"/broker.pid "$RUN_DIR"/redis.pid; do
     [[ -f $f ]] || continue
     pid=$(cat "$f")
@@ -117,7 +146,9 @@ stop_all() {
     [[ -f ${f%.pid}.child ]] && child=$(cat "${f%.pid}.child")
     if kill -0 "$pid" 2>/dev/null; then
       kill -TERM "$pid" 2>/dev/null || true
-      for _ in $(seq 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      tenths=150
+      [[ $f == */broker.pid ]] && tenths=600
+      for _ in $(seq "$tenths"); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
       kill -KILL "$pid" 2>/dev/null || true
     fi
     if [[ -n $child ]] && kill -0 "$child" 2>/dev/null; then
