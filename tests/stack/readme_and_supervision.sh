@@ -7,7 +7,8 @@
 # through the entry point; then scripts/down and scripts/up again, after
 # which a pet, its category, stock and order, and the API key are all still
 # there and verify passes over the restored log; then scripts/down stops it
-# all. Run by ctest (scripts/test), which passes the build tree as $1.
+# all, and scripts/delete-data (which refuses while the stack runs) deletes
+# the data. Run by ctest (scripts/test), which passes the build tree as $1.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TREE=${1:?build tree}
@@ -144,6 +145,10 @@ grep -q '"name":"Kept"' "$WORK/after-restart" || fail "no pet in the snapshot"
   { cat "$WORK/verify2.out"; fail "verify after the restart"; }
 grep '^0 violations' "$WORK/verify2.out"
 
+echo "== scripts/delete-data refuses while the stack runs"
+! "$ROOT/scripts/delete-data" --yes >/dev/null 2>&1 || fail "scripts/delete-data ran while the stack was up"
+[[ -s $WORK/.data/kafka/topics ]] || fail "scripts/delete-data deleted the data of a running stack"
+
 echo "== scripts/down"
 pids=$(cat "$RUN_DIR"/*.pid "$RUN_DIR"/*.child 2>/dev/null)
 "$ROOT/scripts/down" >/dev/null
@@ -151,4 +156,8 @@ for pid in $pids; do
   ! kill -0 "$pid" 2>/dev/null || fail "process $pid still running after scripts/down"
 done
 ! (exec 3<>"/dev/tcp/127.0.0.1/$PETSTORE_PORT") 2>/dev/null || fail "the entry point still answers"
+
+echo "== scripts/delete-data, once it is down"
+"$ROOT/scripts/delete-data" --yes </dev/null
+[[ ! -e $WORK/.data ]] || fail "scripts/delete-data left $WORK/.data"
 echo "1 passed, 0 failed"
