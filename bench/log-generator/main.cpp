@@ -41,12 +41,7 @@ class Writer {
                                             {"queue.buffering.max.kbytes", "1048576"},
                                             {"partitioner", "murmur2_random"}});
     rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
-    std::array<char, 512> err{};
-    rk_.reset(rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), err.data(), err.size()));
-    if (!rk_) {
-      throw std::runtime_error(err.data());
-    }
-    static_cast<void>(conf.release());
+    rk_ = petstore::kafka::make_handle(RD_KAFKA_PRODUCER, std::move(conf));
     time_ = petstore::events::format_time(std::chrono::system_clock::now());
   }
 

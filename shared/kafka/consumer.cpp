@@ -34,12 +34,7 @@ Consumer::Consumer(const ConsumerSettings& settings, StartOffsets start_offsets)
   });
   rd_kafka_conf_set_rebalance_cb(conf.get(), &Consumer::on_rebalance);
   rd_kafka_conf_set_opaque(conf.get(), this);
-  std::array<char, 512> err{};
-  rk_.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), err.data(), err.size()));
-  if (!rk_) {
-    throw Unavailable(std::string("kafka consumer: ") + err.data(), false);
-  }
-  static_cast<void>(conf.release());
+  rk_ = kafka::make_handle(RD_KAFKA_CONSUMER, std::move(conf));
   rd_kafka_poll_set_consumer(rk_.get());
 
   const PartitionListPtr subscription(

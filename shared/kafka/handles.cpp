@@ -18,6 +18,17 @@ ConfPtr make_conf(const std::map<std::string, std::string>& properties) {
   return conf;
 }
 
+HandlePtr make_handle(rd_kafka_type_t type, ConfPtr conf) {
+  std::array<char, 512> err{};
+  HandlePtr rk(rd_kafka_new(type, conf.get(), err.data(), err.size()));
+  if (!rk) {
+    throw Unavailable(
+        std::string(type == RD_KAFKA_PRODUCER ? "kafka producer: " : "kafka consumer: ") + err.data(), false);
+  }
+  static_cast<void>(conf.release());  // rd_kafka_new took ownership
+  return rk;
+}
+
 int partition_count(rd_kafka_t* rk, const std::string& topic, int timeout_ms) {
   const TopicPtr handle(rd_kafka_topic_new(rk, topic.c_str(), nullptr));
   const rd_kafka_metadata_t* raw = nullptr;

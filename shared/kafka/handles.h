@@ -58,6 +58,11 @@ using MetadataPtr = std::unique_ptr<const rd_kafka_metadata_t, MetadataDeleter>;
 // refuses (a typo in a property name must not be silently ignored).
 ConfPtr make_conf(const std::map<std::string, std::string>& properties);
 
+// Creates a client from a configuration, which it takes (librdkafka owns the
+// configuration once the client exists, and it is destroyed if not).
+// Throws Unavailable with librdkafka's reason if the client cannot be made.
+HandlePtr make_handle(rd_kafka_type_t type, ConfPtr conf);
+
 // Number of partitions of a topic, from the cluster's metadata.
 int partition_count(rd_kafka_t* rk, const std::string& topic, int timeout_ms);
 

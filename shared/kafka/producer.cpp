@@ -44,12 +44,7 @@ Producer::Producer(const ProducerSettings& settings) {
       {"reconnect.backoff.max.ms", "1000"},
   });
   rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
-  std::array<char, 512> err{};
-  rk_.reset(rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), err.data(), err.size()));
-  if (!rk_) {
-    throw Unavailable(std::string("kafka producer: ") + err.data(), false);
-  }
-  static_cast<void>(conf.release());  // rd_kafka_new took ownership
+  rk_ = kafka::make_handle(RD_KAFKA_PRODUCER, std::move(conf));
   poller_ = std::thread([this] { poll_loop(); });
 }
 

@@ -95,13 +95,13 @@ int main(int argc, char** argv) {
       {"enable.auto.commit", "true"},
       {"enable.auto.offset.store", "false"},
   });
-  std::array<char, 512> err{};
-  const petstore::kafka::HandlePtr rk(rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), err.data(), err.size()));
-  if (!rk) {
-    std::fprintf(stderr, "event-tail: %s\n", err.data());
+  petstore::kafka::HandlePtr rk;
+  try {
+    rk = petstore::kafka::make_handle(RD_KAFKA_CONSUMER, std::move(conf));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "event-tail: %s\n", e.what());
     return 2;
   }
-  static_cast<void>(conf.release());
   rd_kafka_poll_set_consumer(rk.get());
   const auto names = split(topics);
   const petstore::kafka::PartitionListPtr subscription(

@@ -19,12 +19,7 @@ MockCluster::MockCluster(int brokers) : brokers_(brokers) {
   // The mock needs a client handle for its own bookkeeping; a bare producer
   // that never produces serves.
   auto conf = kafka::make_conf({{"client.id", "petstore-mock-cluster"}});
-  std::array<char, 512> err{};
-  rk_.reset(rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), err.data(), err.size()));
-  if (!rk_) {
-    throw std::runtime_error(std::string("rd_kafka_new: ") + err.data());
-  }
-  static_cast<void>(conf.release());
+  rk_ = kafka::make_handle(RD_KAFKA_PRODUCER, std::move(conf));
   cluster_.reset(rd_kafka_mock_cluster_new(rk_.get(), brokers));
   if (!cluster_) {
     throw std::runtime_error("rd_kafka_mock_cluster_new failed");

@@ -38,12 +38,7 @@ LogReader::LogReader(const std::string& brokers, const std::vector<std::string>&
       // src/rdkafka_mock_handlers.c, "FIXME: Multiple messageSets ?".)
       {"fetch.wait.max.ms", "50"},
   });
-  std::array<char, 512> err{};
-  rk_.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), err.data(), err.size()));
-  if (!rk_) {
-    throw std::runtime_error(std::string("cannot create a Kafka consumer: ") + err.data());
-  }
-  static_cast<void>(conf.release());
+  rk_ = kafka::make_handle(RD_KAFKA_CONSUMER, std::move(conf));
   rd_kafka_poll_set_consumer(rk_.get());
 
   for (const auto& topic : topics) {

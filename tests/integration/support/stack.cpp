@@ -72,12 +72,7 @@ std::vector<kafka::Message> read_topic(const std::string& topic) {
                                 {"group.id", unique_name("reader")},
                                 {"enable.partition.eof", "true"},
                                 {"enable.auto.commit", "false"}});
-  std::array<char, 512> err{};
-  kafka::HandlePtr rk(rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), err.data(), err.size()));
-  if (!rk) {
-    throw std::runtime_error(err.data());
-  }
-  static_cast<void>(conf.release());
+  const kafka::HandlePtr rk = kafka::make_handle(RD_KAFKA_CONSUMER, std::move(conf));
   const auto partitions = kafka::partition_count(rk.get(), topic, 5000);
   const kafka::PartitionListPtr list(rd_kafka_topic_partition_list_new(partitions));
   for (int p = 0; p < partitions; ++p) {

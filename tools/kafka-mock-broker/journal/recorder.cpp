@@ -64,12 +64,7 @@ Recorder::Recorder(Store& store, const std::string& bootstrap, std::map<Key, std
       {"fetch.max.bytes", "52428800"},
       {"max.partition.fetch.bytes", "8388608"},
   });
-  std::array<char, 512> err{};
-  rk_.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), err.data(), err.size()));
-  if (!rk_) {
-    throw std::runtime_error(std::string("journal: cannot create a Kafka consumer: ") + err.data());
-  }
-  static_cast<void>(conf.release());
+  rk_ = kafka::make_handle(RD_KAFKA_CONSUMER, std::move(conf));
   rd_kafka_poll_set_consumer(rk_.get());
   last_sync_ = std::chrono::steady_clock::now();
 }

@@ -100,12 +100,7 @@ Restored restore(Store& store, const std::string& bootstrap) {
   });
   rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
   rd_kafka_conf_set_opaque(conf.get(), &failures);
-  std::array<char, 512> err{};
-  const kafka::HandlePtr rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), err.data(), err.size()));
-  if (!rk) {
-    throw std::runtime_error(std::string("journal restore: cannot create a producer: ") + err.data());
-  }
-  static_cast<void>(conf.release());
+  const kafka::HandlePtr rk = kafka::make_handle(RD_KAFKA_PRODUCER, std::move(conf));
 
   Restored out;
   for (const auto& topic : store.topics()) {
