@@ -68,7 +68,15 @@ void move_leader(const std::string& topic, int partition, int broker) {
 }
 
 std::vector<kafka::Message> read_topic(const std::string& topic) {
-  auto conf = kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers},
+  std::vector<kafka::Message> out;
+  read_topic(Stack::get().kafka_brokers, topic,
+             [&out](const rd_kafka_message_t& m) { out.push_back(kafka::to_message(m)); });
+  return out;
+}
+
+void read_topic(const std::string& brokers, const std::string& topic,
+                const std::function<void(const rd_kafka_message_t&)>& on_record) {
+  auto conf = kafka::make_conf({{"bootstrap.servers", brokers},
                                 {"group.id", unique_name("reader")},
                                 {"enable.partition.eof", "true"},
                                 {"enable.auto.commit", "false"}});
@@ -79,7 +87,6 @@ std::vector<kafka::Message> read_topic(const std::string& topic) {
     rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
   }
   rd_kafka_assign(rk.get(), list.get());
-  std::vector<kafka::Message> out;
   int at_end = 0;
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (at_end < partitions && std::chrono::steady_clock::now() < give_up) {
@@ -94,13 +101,12 @@ std::vector<kafka::Message> read_topic(const std::string& topic) {
     if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       continue;
     }
-    out.push_back(kafka::to_message(*m));
+    on_record(*m);
   }
   if (at_end < partitions) {
     throw std::runtime_error("could not read topic " + topic + " to its end");
   }
   rd_kafka_consumer_close(rk.get());
-  return out;
 }
 
 std::vector<std::string> redis_command(const std::vector<std::string>& args) {

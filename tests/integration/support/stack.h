@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -34,6 +35,10 @@ void move_leader(const std::string& topic, int partition, int broker);
 
 // Every record of a topic, all partitions, from the beginning to the end.
 std::vector<kafka::Message> read_topic(const std::string& topic);
+// The same from any cluster, handing each record to `on_record` as
+// librdkafka gives it (timestamps, null keys and values included).
+void read_topic(const std::string& brokers, const std::string& topic,
+                const std::function<void(const rd_kafka_message_t&)>& on_record);
 
 // One Redis command against the test Redis, returning a flat string result.
 std::vector<std::string> redis_command(const std::vector<std::string>& args);
