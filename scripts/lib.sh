@@ -132,6 +132,11 @@ start_service() {
   INSTANCE_ID="$service-$replica" HTTP_PORT=$port launch "$service-$replica" "$build_dir/services/$service/$service"
 }
 
+# ready <base url>: the replica (or the entry point's pick) answers /readyz
+# with 200: its dependencies answer and its read model is whole.
+ready() { curl -fsS -o /dev/null --max-time 1 "$1/readyz"; }
+# healthy <base url>: /healthz (liveness) answers 200; for builds of commits
+# from before /readyz (bench/run's BASELINE_BUILD).
 healthy() { curl -fsS -o /dev/null --max-time 1 "$1/healthz"; }
 
 # stop_all: stops every process with a pid file under $RUN_DIR, newest layer

@@ -4,16 +4,22 @@
 
 #include "error/api_error.h"
 #include "error/codes.h"
+#include "es/errors.h"
 #include "events/envelope.h"
 #include "util/backoff.h"
 
 namespace petstore::es {
 namespace {
 
-// KEYS[1] lock; ARGV[1] token, ARGV[2] lease ms.
+// KEYS[1] lock, KEYS[2] (optional) the read model's ready marker;
+// ARGV[1] token, ARGV[2] lease ms.
 // Returns {1, died} when taken (died = 1 if a stale lock was taken over),
-// {0, ms_left} when another holder's lease is still running.
+// {0, ms_left} when another holder's lease is still running, {2, 0} when the
+// read model is not ready.
 constexpr std::string_view kAcquire = R"(
+if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 0 then
+  return {2, 0}
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local cur = redis.call('GET', KEYS[1])
@@ -51,8 +57,14 @@ return 0
 }  // namespace
 
 AggregateLock::AggregateLock(redis::Pool& pool, std::chrono::milliseconds lease,
-                             std::chrono::milliseconds wait)
-    : pool_(pool), lease_(lease), wait_(wait), acquire_(kAcquire), release_(kRelease), poison_(kPoison) {}
+                             std::chrono::milliseconds wait, std::string ready_key)
+    : pool_(pool),
+      lease_(lease),
+      wait_(wait),
+      ready_key_(std::move(ready_key)),
+      acquire_(kAcquire),
+      release_(kRelease),
+      poison_(kPoison) {}
 
 AggregateLock::Held AggregateLock::acquire(const std::string& key) {
   Held held{key, events::new_event_id(), false, {}};
@@ -61,9 +73,13 @@ AggregateLock::Held AggregateLock::acquire(const std::string& key) {
   const bool taken = util::retry_until(give_up, std::chrono::microseconds(200), [&] {
     held.lease_end = std::chrono::steady_clock::now() + lease_;
     const auto reply = pool_.run_idempotent([&](redis::Connection& c) {
-      return acquire_.run(c, {key}, {held.token, lease});
+      return ready_key_.empty() ? acquire_.run(c, {key}, {held.token, lease})
+                                : acquire_.run(c, {key, ready_key_}, {held.token, lease});
     });
     const auto& r = redis::expect_ok(reply);
+    if (redis::as_integer(*r.element[0]) == 2) {
+      throw NotReady("the read model is being rebuilt from the log");
+    }
     if (redis::as_integer(*r.element[0]) != 1) {
       return false;  // element[1] is then the other holder's remaining lease
     }

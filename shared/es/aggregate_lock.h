@@ -27,9 +27,14 @@ class AggregateLock {
     std::chrono::steady_clock::time_point lease_end;
   };
 
-  AggregateLock(redis::Pool& pool, std::chrono::milliseconds lease, std::chrono::milliseconds wait);
+  // With a `ready_key` (es::KeySpace::ready_marker), the lock is only
+  // handed out while the read model is ready, checked in the same script
+  // that takes it: no command decides on a wiped or rebuilding read model.
+  AggregateLock(redis::Pool& pool, std::chrono::milliseconds lease, std::chrono::milliseconds wait,
+                std::string ready_key = {});
 
-  // Waits (bounded) for the lock; 409 concurrent_update if it stays busy.
+  // Waits (bounded) for the lock; 409 concurrent_update if it stays busy,
+  // es::NotReady if the read model is not ready.
   Held acquire(const std::string& key);
   // Frees the lock after the command's event reached the read model.
   void release(const Held& held) noexcept;
@@ -41,6 +46,7 @@ class AggregateLock {
   redis::Pool& pool_;
   std::chrono::milliseconds lease_;
   std::chrono::milliseconds wait_;
+  std::string ready_key_;
   redis::Script acquire_;
   redis::Script release_;
   redis::Script poison_;

@@ -42,6 +42,11 @@ class KeySpace {
 
   // The hash of applied positions, "<topic>:<partition>" -> last offset.
   [[nodiscard]] std::string offsets() const { return key("proj:offsets"); }
+  // Present while the read model is a whole fold of the log up to its
+  // positions (projection::Readiness sets it after a rebuild); a wipe takes
+  // it with everything else, and a projection that finds positions lost
+  // deletes it. Writes are refused while it is missing.
+  [[nodiscard]] std::string ready_marker() const { return key("proj:ready"); }
 
  private:
   std::string base_;

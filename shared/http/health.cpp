@@ -13,12 +13,13 @@ namespace {
 
 struct Report {
   std::string body;     // {"checks": {...}, "status": ...}
+  std::string checks;   // the {...} of "checks"
   std::string failing;  // names of failing checks, empty when healthy
 };
 
 Report run_checks(const std::vector<HealthCheck>& checks) {
-  json::Writer w;
-  w.begin_object().key("checks").begin_object();
+  json::Writer c;
+  c.begin_object();
   std::string failing;
   for (const auto& check : checks) {
     bool ok = false;
@@ -27,13 +28,17 @@ Report run_checks(const std::vector<HealthCheck>& checks) {
     } catch (const std::exception&) {
       ok = false;
     }
-    w.field(check.name, ok ? "ok" : "unavailable");
+    c.field(check.name, ok ? "ok" : "unavailable");
     if (!ok) {
       failing += failing.empty() ? check.name : ", " + check.name;
     }
   }
-  w.end_object().field("status", failing.empty() ? "ok" : "unavailable").end_object();
-  return {w.finish(), failing};
+  c.end_object();
+  auto checks_json = c.finish();
+  json::Writer w;
+  w.begin_object().key("checks").raw(checks_json).field("status", failing.empty() ? "ok" : "unavailable");
+  w.end_object();
+  return {w.finish(), std::move(checks_json), failing};
 }
 
 // The last report and when it was made. One caller at a time refreshes it;
@@ -63,10 +68,7 @@ class CachedHealth {
   Report report_;
 };
 
-}  // namespace
-
-void add_health_route(Router& router, std::vector<HealthCheck> checks, std::chrono::milliseconds cache_for) {
-  auto health = std::make_shared<CachedHealth>(std::move(checks), cache_for);
+void add_liveness(Router& router, const std::shared_ptr<CachedHealth>& health) {
   router.add("GET", "/healthz", [health](const httplib::Request&, httplib::Response& res, const PathParams&) {
     const auto report = health->get();
     if (!report.failing.empty()) {
@@ -77,6 +79,36 @@ void add_health_route(Router& router, std::vector<HealthCheck> checks, std::chro
     }
     send_json(res, 200, report.body);
   });
+}
+
+}  // namespace
+
+void add_health_route(Router& router, std::vector<HealthCheck> checks, std::chrono::milliseconds cache_for) {
+  add_liveness(router, std::make_shared<CachedHealth>(std::move(checks), cache_for));
+}
+
+void add_health_routes(Router& router, std::vector<HealthCheck> checks, ReadinessProbe readiness,
+                       std::chrono::milliseconds cache_for) {
+  auto health = std::make_shared<CachedHealth>(std::move(checks), cache_for);
+  add_liveness(router, health);
+  router.add("GET", "/readyz",
+             [health, readiness = std::move(readiness)](const httplib::Request&, httplib::Response& res,
+                                                        const PathParams&) {
+               const auto report = health->get();
+               const bool ready = report.failing.empty() && readiness.ready();
+               json::Writer w;
+               w.begin_object()
+                   .field("status", ready ? "ready" : "not_ready")
+                   .key("checks")
+                   .raw(report.checks)
+                   .key("readModel")
+                   .raw(readiness.detail())
+                   .end_object();
+               if (!ready) {
+                 res.set_header("Retry-After", "1");
+               }
+               send_json(res, ready ? 200 : 503, w.finish());
+             });
 }
 
 }  // namespace petstore::http

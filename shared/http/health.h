@@ -21,4 +21,19 @@ struct HealthCheck {
 void add_health_route(Router& router, std::vector<HealthCheck> checks,
                       std::chrono::milliseconds cache_for = std::chrono::milliseconds(1000));
 
+// What readiness adds to health: whether the replica's state may be served
+// now, and a JSON object saying why or how far (the read model's rebuild).
+struct ReadinessProbe {
+  std::function<bool()> ready;
+  std::function<std::string()> detail;
+};
+
+// GET /healthz as above (liveness: the replica and its dependencies answer)
+// and GET /readyz (readiness: that, and `readiness.ready()`), which answers
+// 200 or 503 with Retry-After, both with {"status", "checks", "readModel"}
+// so an operator sees a rebuild's progress. Both share one cached run of
+// the checks; readiness itself is asked on every request.
+void add_health_routes(Router& router, std::vector<HealthCheck> checks, ReadinessProbe readiness,
+                       std::chrono::milliseconds cache_for = std::chrono::milliseconds(1000));
+
 }  // namespace petstore::http

@@ -4,6 +4,7 @@
 
 #include "error/codes.h"
 #include "error/domain_error.h"
+#include "es/errors.h"
 #include "http/request.h"
 #include "kafka/handles.h"
 #include "redis/connection.h"
@@ -47,6 +48,10 @@ ApiError error_from(const std::exception_ptr& failure) {
   } catch (const DomainError& e) {
     static constexpr int kStatus[] = {400, 404, 409, 422};
     return {kStatus[static_cast<int>(e.kind())], e.code(), e.what()};
+  } catch (const es::NotReady& e) {
+    return ApiError(503, codes::kReadModelRebuilding,
+                    "the read model is being rebuilt from the log; nothing was written, retry later")
+        .retry_after(1);
   } catch (const redis::Unavailable& e) {
     spdlog::warn("redis unavailable: {}", e.what());
     return ApiError(503, codes::kStoreUnavailable, "the read model store is unavailable; retry later")

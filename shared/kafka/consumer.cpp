@@ -138,6 +138,44 @@ void copy_into(const rd_kafka_message_t& m, Message& out) {
   out.headers.resize(count);
 }
 
+void Consumer::rewind(const std::vector<TopicPartition>& partitions) {
+  const auto offsets = start_offsets_(partitions);
+  const PartitionListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(partitions.size())));
+  for (const auto& tp : partitions) {
+    const auto it = offsets.find(tp);
+    rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset =
+        it == offsets.end() ? RD_KAFKA_OFFSET_BEGINNING : it->second;
+  }
+  // Seeking purges what was fetched for the partitions before it
+  // (librdkafka's op version barrier), so no stale record follows.
+  if (rd_kafka_error_t* error = rd_kafka_seek_partitions(rk_.get(), list.get(), 5000); error != nullptr) {
+    std::string what = rd_kafka_error_string(error);
+    rd_kafka_error_destroy(error);
+    throw Unavailable("kafka seek: " + what, false);
+  }
+  for (int i = 0; i < list->cnt; ++i) {
+    if (list->elems[i].err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      throw Unavailable(
+          std::string("kafka seek ") + list->elems[i].topic + ": " + rd_kafka_err2str(list->elems[i].err),
+          false);
+    }
+  }
+}
+
+std::vector<TopicPartition> Consumer::assignment() {
+  rd_kafka_topic_partition_list_t* raw = nullptr;
+  if (const auto e = rd_kafka_assignment(rk_.get(), &raw); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw Unavailable(std::string("kafka assignment: ") + rd_kafka_err2str(e), false);
+  }
+  const PartitionListPtr list(raw);
+  std::vector<TopicPartition> out;
+  out.reserve(static_cast<size_t>(list->cnt));
+  for (int i = 0; i < list->cnt; ++i) {
+    out.push_back({list->elems[i].topic, list->elems[i].partition});
+  }
+  return out;
+}
+
 void Consumer::applied(const Message& m) {
   const PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
   rd_kafka_topic_partition_list_add(list.get(), m.topic.c_str(), m.partition)->offset = m.offset + 1;

@@ -69,6 +69,15 @@ class Consumer {
   // Records that everything up to and including `m` has been applied.
   void applied(const Message& m);
 
+  // Moves assigned partitions back to where StartOffsets says (the beginning
+  // when it names none): for a caller whose applied positions were lost.
+  // Records already fetched past that point are dropped. Throws
+  // kafka::Unavailable, or whatever StartOffsets throws.
+  void rewind(const std::vector<TopicPartition>& partitions);
+
+  // The partitions currently assigned to this member.
+  std::vector<TopicPartition> assignment();
+
  private:
   static void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
                            void* opaque);

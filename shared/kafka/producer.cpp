@@ -125,14 +125,17 @@ Position Producer::append(const Record& record) {
 }
 
 std::int64_t Producer::end_offset(const std::string& topic, std::int32_t partition, int timeout_ms) {
-  std::int64_t low = 0;
-  std::int64_t high = 0;
+  return watermarks(topic, partition, timeout_ms).high;
+}
+
+Producer::Watermarks Producer::watermarks(const std::string& topic, std::int32_t partition, int timeout_ms) {
+  Watermarks w;
   const auto err =
-      rd_kafka_query_watermark_offsets(rk_.get(), topic.c_str(), partition, &low, &high, timeout_ms);
+      rd_kafka_query_watermark_offsets(rk_.get(), topic.c_str(), partition, &w.low, &w.high, timeout_ms);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     throw Unavailable("kafka watermarks for " + topic + ": " + rd_kafka_err2str(err), false);
   }
-  return high;
+  return w;
 }
 
 bool Producer::reachable(int timeout_ms) {

@@ -66,6 +66,12 @@ class Producer {
 
   // The offset the next record in a partition will get (the high watermark).
   std::int64_t end_offset(const std::string& topic, std::int32_t partition, int timeout_ms);
+  // The partition's first offset still in the log and its high watermark.
+  struct Watermarks {
+    std::int64_t low = 0;
+    std::int64_t high = 0;
+  };
+  Watermarks watermarks(const std::string& topic, std::int32_t partition, int timeout_ms);
 
   // Whether the cluster answers a metadata request right now.
   bool reachable(int timeout_ms);

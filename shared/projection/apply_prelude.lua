@@ -2,19 +2,35 @@
 -- part of applying an event that is the same for every service.
 --
 -- KEYS[1]  hash of applied positions ("<topic>:<partition>" -> offset)
+-- KEYS[2]  the read model's ready marker (projection::Readiness)
 -- ARGV[1]  position field, or '' when the write path applies its own event
--- ARGV[2]  offset (ignored without a position)
+-- ARGV[2]  '<offset>/<previous>': the record's offset and the offset of the
+--          record this consumer applied before it in the partition (-1 when
+--          it started at the partition's beginning); ignored without a field
 -- ARGV[3]  key base of the service, e.g. "petstore:{pets}:"
--- ARGV[4]  the event in CloudEvents' structured JSON, kept as history
+-- ARGV[4]  the event in CloudEvents' structured JSON, kept as history; ''
+--          to only record the position of a record that is not an event
 -- The service's script reads its own arguments from ARGV[5] on.
 
-local field, offset, base, cloudevent = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local field, base, cloudevent = ARGV[1], ARGV[3], ARGV[4]
+local offset, previous = 0, -1
 
--- A record at or below the applied position was applied already.
 if field ~= '' then
+  local o, p = string.match(ARGV[2], '^(%d+)/(%-?%d+)$')
+  offset, previous = tonumber(o), tonumber(p)
   local seen = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
-  if tonumber(offset) <= seen then
+  -- A record at or below the applied position was applied already.
+  if offset <= seen then
     return 'duplicate'
+  end
+  -- The read model no longer holds what this consumer applied: Redis was
+  -- wiped, failed over or restored from an older snapshot. Applying this
+  -- record would record a position past events the read model lacks, so it
+  -- is refused; the consumer replays from the recorded position (or the
+  -- beginning), and the read model stops being ready until it has.
+  if seen < previous then
+    redis.call('DEL', KEYS[2])
+    return 'gap'
   end
 end
 
@@ -22,6 +38,11 @@ local function record_position()
   if field ~= '' then
     redis.call('HSET', KEYS[1], field, offset)
   end
+end
+
+if cloudevent == '' then
+  record_position()
+  return 'skipped'
 end
 
 -- Per-aggregate versions make applying idempotent: an event at or below the

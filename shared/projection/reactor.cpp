@@ -7,11 +7,12 @@
 namespace petstore::projection {
 
 Reactor::Reactor(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string positions_key,
-                 Reaction& reaction)
+                 Reaction& reaction, std::function<bool()> may_decide)
     : settings_(settings),
       pool_(pool),
       positions_key_(std::move(positions_key)),
       reaction_(reaction),
+      may_decide_(std::move(may_decide)),
       record_(kSkipLua) {}
 
 Reactor::~Reactor() {
@@ -57,6 +58,12 @@ void Reactor::loop() {
 void Reactor::handle_until_done(const kafka::Message& m) {
   auto pause = std::chrono::milliseconds(10);
   while (!stop_) {
+    if (!may_decide_()) {
+      // A rebuild: its decisions would rest on partial state. Handling is
+      // idempotent against the rebuilt state, so waiting loses nothing.
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      continue;
+    }
     try {
       reaction_.handle(m);
       record(m);

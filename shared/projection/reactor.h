@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <thread>
@@ -33,8 +34,10 @@ class Reaction {
 // and appends, and order within a partition matters.
 class Reactor {
  public:
+  // `may_decide` says whether the service's read model is ready: while it is
+  // not (a rebuild), the reactor waits rather than decide on partial state.
   Reactor(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string positions_key,
-          Reaction& reaction);
+          Reaction& reaction, std::function<bool()> may_decide);
   ~Reactor();
   Reactor(const Reactor&) = delete;
   Reactor& operator=(const Reactor&) = delete;
@@ -56,6 +59,7 @@ class Reactor {
   redis::Pool& pool_;
   std::string positions_key_;
   Reaction& reaction_;
+  std::function<bool()> may_decide_;
   redis::Script record_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> joined_{false};

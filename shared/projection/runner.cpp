@@ -35,66 +35,136 @@ std::map<kafka::TopicPartition, std::int64_t> Runner::start_offsets(
     }
     return 0;
   });
+  for (const auto& tp : assigned) {
+    const auto it = out.find(tp);
+    applied_[tp] = it == out.end() ? -1 : it->second - 1;
+  }
   return out;
+}
+
+bool Runner::until_done(const char* what, const std::function<void()>& step) {
+  auto pause = std::chrono::milliseconds(10);
+  for (;;) {
+    try {
+      step();
+      return true;
+    } catch (const std::exception& e) {
+      ++stats_.redis_failures;
+      spdlog::warn("projection: {} failed ({}); retrying", what, e.what());
+      if (stop_) {
+        return false;
+      }
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::milliseconds(1000));
+    }
+  }
+}
+
+std::vector<kafka::TopicPartition> Runner::lost_partitions(kafka::Consumer& consumer) {
+  const auto assigned = consumer.assignment();
+  std::vector<kafka::TopicPartition> lost;
+  pool_.run_idempotent([&](redis::Connection& c) {
+    lost.clear();
+    for (const auto& tp : assigned) {
+      const auto reply = c.command({"HGET", offsets_key_, tp.topic + ":" + std::to_string(tp.partition)});
+      const auto seen = reply->type == REDIS_REPLY_NIL ? -1 : redis::as_integer(redis::expect_ok(reply));
+      const auto it = applied_.find(tp);
+      if (seen < (it == applied_.end() ? -1 : it->second)) {
+        lost.push_back(tp);
+      }
+    }
+    return 0;
+  });
+  return lost;
+}
+
+bool Runner::resume_lost(kafka::Consumer& consumer, const std::vector<kafka::TopicPartition>& lost) {
+  for (const auto& tp : lost) {
+    spdlog::warn(
+        "projection: the read model lost {}:{} (applied through {} here); replaying it from its "
+        "recorded position",
+        tp.topic, tp.partition, applied_[tp]);
+  }
+  stats_.rewinds += lost.size();
+  return until_done("resuming lost partitions", [&] { consumer.rewind(lost); });
 }
 
 void Runner::loop() {
   kafka::Consumer consumer(settings_, [this](const auto& assigned) { return start_offsets(assigned); });
   while (!stop_) {
+    if (verify_.exchange(false)) {
+      std::vector<kafka::TopicPartition> lost;
+      if (!until_done("comparing positions", [&] { lost = lost_partitions(consumer); })) {
+        return;
+      }
+      if (!lost.empty() && !resume_lost(consumer, lost)) {
+        return;
+      }
+    }
     const auto batch = consumer.poll(500, std::chrono::milliseconds(100));
     if (batch.empty()) {
       continue;
     }
-    auto pause = std::chrono::milliseconds(10);
-    for (;;) {
-      try {
-        apply(batch);
-        break;
-      } catch (const std::exception& e) {
-        ++stats_.redis_failures;
-        spdlog::warn("projection: applying {} events failed ({}); retrying", batch.size(), e.what());
-        if (stop_) {
-          return;  // unapplied; the next owner of these partitions replays them
-        }
-        std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::milliseconds(1000));
-      }
+    std::set<kafka::TopicPartition> gaps;
+    const bool applied = until_done("applying events", [&] {
+      // A failed attempt may have applied part of the batch; the retry
+      // finds those records applied already.
+      auto attempt = applied_;
+      gaps = pool_.run([&](redis::Connection& c) { return apply_batch(c, applier_, batch, attempt); });
+      applied_ = std::move(attempt);
+    });
+    if (!applied) {
+      return;  // unapplied; the next owner of these partitions replays them
+    }
+    if (!gaps.empty() && !resume_lost(consumer, {gaps.begin(), gaps.end()})) {
+      return;
     }
     for (const auto& m : batch) {
-      consumer.applied(m);
+      if (!gaps.contains({m.topic, m.partition})) {
+        consumer.applied(m);
+        ++stats_.applied;
+      }
     }
-    stats_.applied += batch.size();
     ++stats_.batches;
   }
 }
 
-void Runner::apply(const std::vector<kafka::Message>& batch) {
-  pool_.run([&](redis::Connection& c) {
-    apply_batch(c, applier_, batch);
-    return 0;
-  });
-}
-
-void apply_batch(redis::Connection& conn, Applier& applier, const std::vector<kafka::Message>& batch) {
+std::set<kafka::TopicPartition> apply_batch(redis::Connection& conn, Applier& applier,
+                                            const std::vector<kafka::Message>& batch, Applied& applied) {
   for (int attempt = 0; attempt < 2; ++attempt) {
+    Applied chain = applied;
     for (const auto& m : batch) {
-      applier.queue(conn, m);
+      auto [at, fresh] = chain.try_emplace({m.topic, m.partition}, -1);
+      applier.queue(conn, m, at->second);
+      at->second = m.offset;
     }
     bool noscript = false;
     std::string failure;
-    for (size_t i = 0; i < batch.size(); ++i) {
+    std::set<kafka::TopicPartition> gaps;
+    for (const auto& m : batch) {
       const auto reply = conn.next_reply();
       if (redis::is_noscript(*reply)) {
         noscript = true;
-      } else if (redis::is_error(*reply) && failure.empty()) {
-        failure = std::string(redis::as_string(*reply));
+      } else if (redis::is_error(*reply)) {
+        if (failure.empty()) {
+          failure = std::string(redis::as_string(*reply));
+        }
+      } else if (reply->type == REDIS_REPLY_STATUS || reply->type == REDIS_REPLY_STRING) {
+        if (redis::as_string(*reply) == "gap") {
+          gaps.insert({m.topic, m.partition});
+        }
       }
     }
     if (!failure.empty()) {
       throw redis::CommandError("projection script: " + failure);
     }
     if (!noscript) {
-      return;
+      for (const auto& m : batch) {
+        if (!gaps.contains({m.topic, m.partition})) {
+          applied[{m.topic, m.partition}] = m.offset;
+        }
+      }
+      return gaps;
     }
     // Redis lost its script cache (restart, SCRIPT FLUSH). Applying is
     // idempotent per event, so the batch is simply sent again.
@@ -105,12 +175,12 @@ void apply_batch(redis::Connection& conn, Applier& applier, const std::vector<ka
   throw redis::CommandError("projection scripts could not be loaded");
 }
 
-void ByTopic::queue(redis::Connection& conn, const kafka::Message& message) {
+void ByTopic::queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) {
   const auto it = routes_.find(message.topic);
   if (it == routes_.end()) {
     throw std::logic_error("projection: no applier for topic " + message.topic);
   }
-  it->second->queue(conn, message);
+  it->second->queue(conn, message, previous);
 }
 
 std::vector<const redis::Script*> ByTopic::scripts() const {

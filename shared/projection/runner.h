@@ -3,8 +3,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,14 +18,22 @@
 
 namespace petstore::projection {
 
+// Where a consumer stands in each partition it applies: the offset of the
+// last record it applied, or -1 when it started at the partition's beginning.
+using Applied = std::map<kafka::TopicPartition, std::int64_t>;
+
 // A service's projection logic: how one consumed event is applied to Redis.
 // Implementations queue exactly one command per message on the pipeline, a
 // script that applies the event and records its offset atomically, so a crash
 // between the two is impossible and redelivery is detected by the offset.
+// `previous` is the offset this consumer applied before `message` in its
+// partition (-1 from the beginning): a read model whose recorded position is
+// below it has lost what was applied, and the script answers 'gap' instead of
+// applying (apply_prelude.lua).
 class Applier {
  public:
   virtual ~Applier() = default;
-  virtual void queue(redis::Connection& conn, const kafka::Message& message) = 0;
+  virtual void queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) = 0;
   // Every script queue() may use, so they can be loaded before pipelining.
   [[nodiscard]] virtual std::vector<const redis::Script*> scripts() const = 0;
 };
@@ -34,7 +44,13 @@ class Applier {
 // idempotent per record). Throws redis::CommandError or redis::Unavailable;
 // the caller retries the whole batch. The one path from the log to a read
 // model: the services' Runner and petstore-audit's rebuild both use it.
-void apply_batch(redis::Connection& conn, Applier& applier, const std::vector<kafka::Message>& batch);
+// `applied` is where the caller stands in each partition (absent: -1); it is
+// advanced past every record applied or found applied already. Returns the
+// partitions whose recorded position fell below it (the read model was
+// wiped or went back): none of their records was applied, and the caller
+// must resume them from the read model's own position.
+std::set<kafka::TopicPartition> apply_batch(redis::Connection& conn, Applier& applier,
+                                            const std::vector<kafka::Message>& batch, Applied& applied);
 
 // Routes each record to the Applier of its topic: one pipeline can then carry
 // the records of several services' topics (petstore-audit's rebuild). A
@@ -42,7 +58,7 @@ void apply_batch(redis::Connection& conn, Applier& applier, const std::vector<ka
 class ByTopic : public Applier {
  public:
   void add(const std::string& topic, Applier& applier) { routes_[topic] = &applier; }
-  void queue(redis::Connection& conn, const kafka::Message& message) override;
+  void queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) override;
   [[nodiscard]] std::vector<const redis::Script*> scripts() const override;
 
  private:
@@ -53,13 +69,16 @@ struct RunnerStats {
   std::atomic<std::uint64_t> applied{0};
   std::atomic<std::uint64_t> batches{0};
   std::atomic<std::uint64_t> redis_failures{0};
+  std::atomic<std::uint64_t> rewinds{0};  // partitions resumed after the read model lost them
 };
 
 // Runs a consumer-group member that feeds batches of events to the Applier
 // through one Redis pipeline. On assignment it resumes each partition from the
 // offset the read model recorded (or the beginning, for an empty read model,
-// which is how a wiped read model is rebuilt). If Redis fails, the same batch
-// is retried until it succeeds: events are never skipped.
+// which is how a wiped read model is rebuilt). When a batch finds that the
+// read model lost what this member applied (apply_batch's gaps), it seeks
+// those partitions back the same way. If Redis fails, the same batch is
+// retried until it succeeds: events are never skipped.
 class Runner {
  public:
   Runner(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string offsets_key,
@@ -74,10 +93,19 @@ class Runner {
   // events wait unconsumed, so the replica reports itself not ready.
   [[nodiscard]] bool joined() const { return joined_; }
   [[nodiscard]] const RunnerStats& stats() const { return stats_; }
+  // Asks the runner to compare the read model's positions with what it has
+  // applied, and to replay any partition the read model lost, even if no
+  // new record arrives to reveal it (projection::Readiness asks while the
+  // read model is not ready). Returns at once; the runner's thread checks.
+  void verify_positions() { verify_ = true; }
 
  private:
   void loop();
-  void apply(const std::vector<kafka::Message>& batch);
+  // Runs `step` until it succeeds or the runner stops; false if stopped.
+  bool until_done(const char* what, const std::function<void()>& step);
+  // Partitions of the assignment whose recorded position is below applied_.
+  std::vector<kafka::TopicPartition> lost_partitions(kafka::Consumer& consumer);
+  bool resume_lost(kafka::Consumer& consumer, const std::vector<kafka::TopicPartition>& lost);
   std::map<kafka::TopicPartition, std::int64_t> start_offsets(
       const std::vector<kafka::TopicPartition>& assigned);
 
@@ -85,9 +113,11 @@ class Runner {
   redis::Pool& pool_;
   std::string offsets_key_;
   Applier& applier_;
+  Applied applied_;  // only the runner's thread (and its rebalance callback) touches it
   RunnerStats stats_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> joined_{false};
+  std::atomic<bool> verify_{false};
   std::thread thread_;
 };
 

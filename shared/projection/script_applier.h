@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "es/command_path.h"
+#include "es/key_space.h"
 #include "events/envelope.h"
 #include "projection/runner.h"
 #include "redis/script.h"
@@ -16,17 +17,19 @@ namespace petstore::projection {
 // An Applier whose events are applied by one Lua script: apply_prelude.lua
 // (the position and version checks and the aggregate's history, which every
 // service shares) followed by the service's apply.lua. It takes KEYS[1] = the
-// applied-positions hash; ARGV[1], ARGV[2] = position field and offset ('' and
-// 0 on the write path); ARGV[3] = the service's key base; ARGV[4] = the event
-// in CloudEvents' structured JSON; then the service's own arguments. It
-// answers 'applied', 'duplicate' or 'behind'.
+// applied-positions hash, KEYS[2] = the ready marker; ARGV[1], ARGV[2] =
+// position field and '<offset>/<previous>' ('' and '0' on the write path);
+// ARGV[3] = the service's key base; ARGV[4] = the event in CloudEvents'
+// structured JSON; then the service's own arguments. It answers 'applied',
+// 'duplicate', 'behind' (write path) or 'gap' (projection; see Applier).
 // A record that is not a valid event is logged and skipped (its position is
-// recorded) so one bad record cannot stall the projection forever.
+// recorded, by the same script) so one bad record cannot stall the
+// projection forever.
 class ScriptApplier : public Applier {
  public:
-  ScriptApplier(std::string offsets_key, std::string base, std::string_view apply_lua, std::string service);
+  ScriptApplier(const es::KeySpace& space, std::string_view apply_lua, std::string service);
 
-  void queue(redis::Connection& conn, const kafka::Message& message) final;
+  void queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) final;
   [[nodiscard]] std::vector<const redis::Script*> scripts() const final;
 
  protected:
@@ -40,10 +43,10 @@ class ScriptApplier : public Applier {
 
  private:
   std::string offsets_key_;
+  std::string ready_key_;
   std::string base_;
   std::string service_;
   redis::Script apply_;
-  redis::Script skip_;
 };
 
 es::ApplyOutcome parse_apply_outcome(std::string_view reply);

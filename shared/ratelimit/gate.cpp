@@ -53,7 +53,8 @@ Gate::Gate(Limiter& limiter, BanCache& bans, Limits anonymous, Limits admin_fail
       trusted_(std::move(trusted)) {}
 
 bool Gate::exempt(const std::string& path) {
-  return path == "/healthz" || path.starts_with("/healthz/");
+  return path == "/healthz" || path.starts_with("/healthz/") || path == "/readyz" ||
+         path.starts_with("/readyz/");
 }
 
 bool Gate::is_admin(const std::string& path) {

@@ -3,7 +3,10 @@
 #include <algorithm>
 
 #include "apikeys/admin_routes.h"
+#include "error/api_error.h"
+#include "error/codes.h"
 #include "http/health.h"
+#include "http/response.h"
 
 namespace petstore::service {
 namespace {
@@ -22,18 +25,29 @@ redis::Endpoint limiter_endpoint(const config::ServiceConfig& cfg) {
 // usual bans for whoever keeps trying.
 constexpr ratelimit::Limits kAdminFailures{10, 100, 60, 86'400};
 
+ApiError rebuilding() {
+  return ApiError(503, codes::kReadModelRebuilding,
+                  "the read model is being rebuilt from the log; retry later")
+      .retry_after(1);
+}
+
+bool exempt_from_readiness(const std::string& path) {
+  return path == "/healthz" || path == "/readyz" || path.starts_with("/admin/");
+}
+
 }  // namespace
 
 Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
     : cfg_(cfg),
       offsets_key_(keys.offsets()),
+      ready_key_(keys.ready_marker()),
       pool_(cfg.redis, cfg.redis_pool_idle),
       reads_(cfg.redis, cfg.redis_lanes),
       producer_(cfg.producer()),
       lease_(pool_, cfg.prefix, std::chrono::seconds(30)),
       ids_(0, ids::system_unix_ms),
       log_(producer_, "/petstore/" + cfg.service),
-      locks_(pool_, cfg.command_lease, cfg.lock_wait),
+      locks_(pool_, cfg.command_lease, cfg.lock_wait, keys.ready_marker()),
       catch_up_(producer_, pool_, offsets_key_, cfg.catch_up_timeout),
       commands_(log_, locks_, catch_up_, pool_, cfg.command_lease,
                 std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms)),
@@ -46,7 +60,8 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       admin_token_(cfg.rate_limit.admin_token),
       gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free), kAdminFailures, admin_token_,
             cfg.trusted_proxies),
-      api_keys_(pool_, cfg.prefix) {}
+      api_keys_(pool_, cfg.prefix),
+      readiness_(producer_, pool_, keys, cfg.service) {}
 
 void Platform::start(const std::vector<std::string>& topics) {
   for (const auto& t : topics) {
@@ -62,6 +77,7 @@ void Platform::project(const std::vector<std::string>& topics, projection::Appli
                               cfg_.kafka_fetch_wait_max_ms},
       pool_, offsets_key_, applier);
   runner->start();
+  readiness_.start(topics, [r = runner.get()] { r->verify_positions(); });
   runners_.push_back(std::move(runner));
 }
 
@@ -71,34 +87,75 @@ void Platform::react(const std::string& purpose, const std::vector<std::string>&
       kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group(purpose),
                               cfg_.service + "-" + purpose + "-" + cfg_.instance, topics,
                               cfg_.kafka_fetch_wait_max_ms},
-      pool_, positions_key, reaction);
+      pool_, positions_key, reaction, [this] { return readiness_.ready(); });
   reactor->start();
   reactors_.push_back(std::move(reactor));
 }
 
 void Platform::stop() {
+  readiness_.stop();
   reactors_.clear();
   runners_.clear();
 }
 
 void Platform::add_platform_routes(http::Router& router) {
   apikeys::add_admin_routes(router, api_keys_, admin_token_);
+  // First, so that nothing is answered from a read model that is not a
+  // whole fold of the log. The probes stay open, and so does the admin API,
+  // whose keys are not part of the read model.
+  router.before([this](const httplib::Request& req, httplib::Response& res, bool) {
+    if (readiness_.ready() || exempt_from_readiness(req.path)) {
+      return http::Admission::decided(false);
+    }
+    http::send_error(res, rebuilding());
+    return http::Admission::decided(true);
+  });
+  // And after the handler: Readiness notices a wipe within its interval, and
+  // a wipe can land while a handler reads. If the marker is gone now, what
+  // the handler answered may rest on a partial read model, so it becomes 503,
+  // except a write's 2xx: its event is in the log, so that answer is true
+  // (and the write's lock was only handed out while the marker existed).
+  router.after([this](const httplib::Request& req, httplib::Response& res) {
+    const bool safe = req.method == "GET" || req.method == "HEAD";
+    if (exempt_from_readiness(req.path) || res.status == 503 ||
+        (!safe && res.status >= 200 && res.status < 300)) {
+      return;
+    }
+    try {
+      if (redis::as_integer(redis::expect_ok(reads_.command({"EXISTS", ready_key_}))) == 1) {
+        return;
+      }
+    } catch (const std::exception&) {
+      return;  // Redis is out: the handler met that too, and said so
+    }
+    // The rate-limit headers stay: the request was counted.
+    httplib::Headers kept;
+    for (const auto& [name, value] : res.headers) {
+      if (name.starts_with("X-RateLimit") || name.starts_with("RateLimit")) {
+        kept.emplace(name, value);
+      }
+    }
+    res.headers = std::move(kept);
+    http::send_error(res, rebuilding());
+  });
   if (cfg_.rate_limit.enabled) {
     router.before([this](const httplib::Request& req, httplib::Response& res, bool may_defer) {
       return gate_.start(req, res, may_defer);
     });
   }
-  http::add_health_route(
+  http::add_health_routes(
       router,
       {{"redis",
         [this] {
           return pool_.run([](redis::Connection& c) { return !redis::is_error(*c.command({"PING"})); });
         }},
        {"kafka", [this] { return producer_.reachable(1000); }},
-       {"consumers", [this] {
+       {"consumers",
+        [this] {
           return std::ranges::all_of(runners_, [](const auto& r) { return r->joined(); }) &&
                  std::ranges::all_of(reactors_, [](const auto& r) { return r->joined(); });
-        }}});
+        }}},
+      {[this] { return readiness_.ready(); }, [this] { return readiness_.describe(); }});
 }
 
 }  // namespace petstore::service

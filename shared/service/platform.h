@@ -18,6 +18,7 @@
 #include "ids/worker_lease.h"
 #include "kafka/producer.h"
 #include "projection/reactor.h"
+#include "projection/readiness.h"
 #include "projection/runner.h"
 #include "ratelimit/ban_cache.h"
 #include "ratelimit/gate.h"
@@ -40,7 +41,9 @@ class Platform {
 
   // Fails fast when a topic is missing, leases an id worker.
   void start(const std::vector<std::string>& topics);
-  // Runs the projection of `topics` with `applier` (positions in keys.offsets()).
+  // Runs the projection of `topics` with `applier` (positions in
+  // keys.offsets()), and watches whether its read model is ready
+  // (projection::Readiness). Called once per service.
   void project(const std::vector<std::string>& topics, projection::Applier& applier);
   // Runs a reactor to `topics` under consumer group "<purpose>".
   void react(const std::string& purpose, const std::vector<std::string>& topics,
@@ -49,9 +52,11 @@ class Platform {
   // reactions it handed out are destroyed.
   void stop();
   // What every service serves alike: GET /healthz (Redis, Kafka, and every
-  // consumer joined its group, so a replica is only ready once events flow to
-  // it), the admin API for API keys, and the rate-limit gate in front of all
-  // other routes (unless RATE_LIMIT=off).
+  // consumer joined its group, so events flow to the replica), GET /readyz
+  // (that, and the read model is ready), the admin API for API keys, and in
+  // front of all other routes the readiness gate (503 read_model_rebuilding
+  // while the read model is not ready, checked again after the handler) and
+  // the rate-limit gate (unless RATE_LIMIT=off).
   void add_platform_routes(http::Router& router);
 
   [[nodiscard]] const config::ServiceConfig& config() const { return cfg_; }
@@ -67,6 +72,7 @@ class Platform {
  private:
   config::ServiceConfig cfg_;
   std::string offsets_key_;
+  std::string ready_key_;
   redis::Pool pool_;
   redis::Multiplexer reads_;
   kafka::Producer producer_;
@@ -83,6 +89,7 @@ class Platform {
   apikeys::AdminToken admin_token_;
   ratelimit::Gate gate_;
   apikeys::KeyStore api_keys_;
+  projection::Readiness readiness_;
   std::vector<std::unique_ptr<projection::Runner>> runners_;
   std::vector<std::unique_ptr<projection::Reactor>> reactors_;
 };

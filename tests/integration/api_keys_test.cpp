@@ -337,7 +337,7 @@ TEST(AdminApi, WithoutATokenTheAdminApiIsDisabled) {
   auto env = deployment_env(unique_name("noadmin"), {});
   env.erase("PETSTORE_ADMIN_TOKEN");
   ServiceProcess pets(PETS_BINARY, env);
-  pets.wait_healthy();
+  pets.wait_ready();
   const auto r = pets.client()->Get("/admin/keys", {{"Authorization", std::string("Bearer ") + kAdminToken}});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 403);

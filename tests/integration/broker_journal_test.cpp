@@ -123,8 +123,8 @@ class BrokerJournalTest : public ::testing::Test {
         std::vector<std::string>{"MOCK_DATA_DIR=" + dir_.string(),
                                  "MOCK_TOPICS_FILE=" PETSTORE_SOURCE_DIR "/schemas/topics.txt",
                                  "MOCK_CONTROL_PORT=" + std::to_string(control_port_), MOCK_BROKER_BINARY},
-        control_port_);
-    broker_->wait_healthy();
+        control_port_, "/healthz");
+    broker_->wait_ready();
   }
   void TearDown() override {
     broker_.reset();

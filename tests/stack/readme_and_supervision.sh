@@ -83,8 +83,8 @@ done
 # Both replicas, not just the first one back: the next step writes, and
 # nginx does not retry a POST on the other replica.
 for port in "$PETS_BASE_PORT" "$((PETS_BASE_PORT + 1))"; do
-  until [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz") == 200 ]]; do
-    ((SECONDS < deadline)) || { show_logs; fail "pets replica on port $port is not healthy within 60 s"; }
+  until [[ $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz") == 200 ]]; do
+    ((SECONDS < deadline)) || { show_logs; fail "pets replica on port $port is not ready within 60 s"; }
     sleep 0.5
   done
 done

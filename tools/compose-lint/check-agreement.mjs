@@ -194,8 +194,8 @@ for (const service of appServices) {
   }
   const port = env.HTTP_PORT;
   const health = [].concat(services[service].healthcheck?.test ?? []).join(" ");
-  if (port && !health.includes(`:${port}/healthz`)) {
-    problem(`compose.yaml: ${service} listens on ${port} but its health check asks another port`);
+  if (port && !health.includes(`:${port}/readyz`)) {
+    problem(`compose.yaml: ${service} listens on ${port} but its health check asks another port or not /readyz`);
   }
   const nginx = readFileSync(join(root, "deploy/nginx/compose.conf"), "utf8");
   if (port && !new RegExp(`server ${service}:${port}\\b`).test(nginx)) {

@@ -255,16 +255,24 @@ int run_rebuild(const Options& o) {
   std::vector<kafka::Message> batch;
   batch.reserve(kBatch);
   std::int64_t applied = 0;
+  projection::Applied positions_here;
+  const auto apply = [&] {
+    if (!projection::apply_batch(conn, by_topic, batch, positions_here).empty()) {
+      throw std::runtime_error(
+          "the rebuilt read model lost positions while it was rebuilt: is another "
+          "rebuild writing under the same prefix?");
+    }
+  };
   Topics topics = o.topics;
   const double seconds = read_log(o, topics, "rebuild", [&](const kafka::Message& m, std::int64_t) {
     batch.push_back(m);
     if (batch.size() == kBatch) {
-      projection::apply_batch(conn, by_topic, batch);
+      apply();
       applied += static_cast<std::int64_t>(batch.size());
       batch.clear();
     }
   });
-  projection::apply_batch(conn, by_topic, batch);
+  apply();
   applied += static_cast<std::int64_t>(batch.size());
 
   // The live projections trail the log by a moment; compare once they have

@@ -46,7 +46,7 @@ EventFields fields_of(const Event& event) {
 }  // namespace
 
 InventoryProjection::InventoryProjection(InventoryKeys keys)
-    : ScriptApplier(keys.offsets(), keys.base(), kInventoryApplyLua, "inventory"), keys_(std::move(keys)) {}
+    : ScriptApplier(keys.space(), kInventoryApplyLua, "inventory"), keys_(std::move(keys)) {}
 
 std::vector<std::string> InventoryProjection::arguments(const Event& event, std::int64_t version,
                                                         const std::string& time) const {

@@ -6,7 +6,7 @@
 namespace petstore::orders {
 
 OrdersProjection::OrdersProjection(OrderKeys keys)
-    : ScriptApplier(keys.offsets(), keys.base(), kOrdersApplyLua, "orders"), keys_(std::move(keys)) {}
+    : ScriptApplier(keys.space(), kOrdersApplyLua, "orders"), keys_(std::move(keys)) {}
 
 std::vector<std::string> OrdersProjection::arguments(const Event& event, std::int64_t version,
                                                      const std::string& time) const {

@@ -53,7 +53,7 @@ EventFields fields_of(const Event& event) {
 }  // namespace
 
 PetsProjection::PetsProjection(PetKeys keys)
-    : ScriptApplier(keys.offsets(), keys.base(), kPetsApplyLua, "pets"), keys_(std::move(keys)) {}
+    : ScriptApplier(keys.space(), kPetsApplyLua, "pets"), keys_(std::move(keys)) {}
 
 std::vector<std::string> PetsProjection::arguments(const Event& event, std::int64_t version,
                                                    const std::string& time,

@@ -46,8 +46,8 @@ ServiceProcess::ServiceProcess(std::string binary, std::map<std::string, std::st
   spawn();
 }
 
-ServiceProcess::ServiceProcess(std::string binary, std::vector<std::string> args, int port)
-    : binary_(std::move(binary)), args_(std::move(args)), port_(port) {
+ServiceProcess::ServiceProcess(std::string binary, std::vector<std::string> args, int port, std::string probe)
+    : binary_(std::move(binary)), args_(std::move(args)), port_(port), probe_(std::move(probe)) {
   log_path_ = "/tmp/petstore-test-" + unique_name("proc") + ".log";
   spawn();
 }
@@ -97,7 +97,7 @@ void ServiceProcess::spawn() {
   }
 }
 
-void ServiceProcess::wait_healthy(std::chrono::milliseconds timeout) {
+void ServiceProcess::wait_ready(std::chrono::milliseconds timeout) {
   const auto give_up = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < give_up) {
     int status = 0;
@@ -107,12 +107,17 @@ void ServiceProcess::wait_healthy(std::chrono::milliseconds timeout) {
     }
     httplib::Client c("127.0.0.1", port_);
     c.set_connection_timeout(std::chrono::milliseconds(200));
-    if (const auto r = c.Get("/healthz"); r && r->status == 200) {
+    if (const auto r = c.Get(probe_); r && r->status == 200) {
       return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  throw std::runtime_error("service not healthy in time:\n" + log_tail());
+  throw std::runtime_error("service not ready in time:\n" + log_tail());
+}
+
+std::string ServiceProcess::log() const {
+  std::ifstream in(log_path_);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 void ServiceProcess::stop() {
@@ -148,7 +153,7 @@ void ServiceProcess::restart() {
   // replica of the same group was killed, that takes the dead member's
   // session timeout (6 s) plus one rebalance per group, more under ASan and
   // when another replica restarts at the same time: 20 s was once too short.
-  wait_healthy(std::chrono::seconds(45));
+  wait_ready(std::chrono::seconds(45));
 }
 
 std::unique_ptr<httplib::Client> ServiceProcess::client() const {
@@ -212,7 +217,7 @@ PetsDeployment::PetsDeployment(int replicas, const std::map<std::string, std::st
     replicas_.push_back(std::make_unique<ServiceProcess>(PETS_BINARY, env));
   }
   for (auto& r : replicas_) {
-    r->wait_healthy();
+    r->wait_ready();
   }
   api_key_ = issue_unlimited_key(*replicas_.front()->client());
   for (auto& r : replicas_) {

@@ -18,18 +18,20 @@ namespace petstore::testing {
 class ServiceProcess {
  public:
   ServiceProcess(std::string binary, std::map<std::string, std::string> env);
-  // Any program (the entry point's nginx) with arguments, answering /healthz on `port`.
-  ServiceProcess(std::string binary, std::vector<std::string> args, int port);
+  // Any program with arguments, answering `probe` on `port` when ready: the
+  // entry point's nginx (/readyz, a replica's), the broker program (/healthz).
+  ServiceProcess(std::string binary, std::vector<std::string> args, int port, std::string probe = "/readyz");
   ~ServiceProcess();
   ServiceProcess(const ServiceProcess&) = delete;
   ServiceProcess& operator=(const ServiceProcess&) = delete;
 
-  // Waits until GET /healthz answers 200; throws with the log tail if not.
-  // Healthy includes every consumer group having assigned the replica: with
+  // Waits until GET /readyz (or the probe given) answers 200; throws with the log tail if not.
+  // Ready includes every consumer group having assigned the replica and the
+  // read model being whole (rebuilt, if it was missing): with
   // two replicas joining one group at once under ASan on a busy 2-core
   // machine that once took 23 s (fresh-clone run of 2026-11-22), so the
   // default leaves room; it bounds a failure, it does not time a success.
-  void wait_healthy(std::chrono::milliseconds timeout = std::chrono::seconds(45));
+  void wait_ready(std::chrono::milliseconds timeout = std::chrono::seconds(45));
   void stop();
   void kill_hard();  // SIGKILL: a crash, no cleanup
   void restart();
@@ -40,6 +42,8 @@ class ServiceProcess {
   [[nodiscard]] std::unique_ptr<httplib::Client> client() const;
   void use_api_key(std::string key) { api_key_ = std::move(key); }
   [[nodiscard]] std::string log_tail() const;
+  // The whole log the process (and its earlier runs) wrote.
+  [[nodiscard]] std::string log() const;
 
  private:
   void spawn();
@@ -51,6 +55,7 @@ class ServiceProcess {
   pid_t pid_ = -1;
   std::string log_path_;
   std::string api_key_;
+  std::string probe_ = "/readyz";
 };
 
 int free_port();

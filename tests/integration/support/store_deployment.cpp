@@ -48,7 +48,7 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
   }
   for (auto& [service, list] : replicas_) {
     for (auto& r : list) {
-      r->wait_healthy();
+      r->wait_ready();
     }
   }
 
@@ -73,7 +73,7 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
       "/usr/sbin/nginx",
       std::vector<std::string>{"-c", conf_path, "-e", run_dir_ + "/nginx-error.log", "-g", "daemon off;"},
       port);
-  entry_->wait_healthy();
+  entry_->wait_ready();
   api_key_ = issue_unlimited_key(*entry_->client());
   entry_->use_api_key(api_key_);
   for (auto& [service, list] : replicas_) {

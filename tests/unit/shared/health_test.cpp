@@ -46,5 +46,36 @@ TEST(Health, ChecksRunAtMostOncePerPeriodWhateverTheTraffic) {
   EXPECT_EQ(ask(), 503);  // the next period sees the outage
 }
 
+// /readyz: 503 with Retry-After while the read model is not ready, 200 once
+// it is; the body says how far a rebuild has come either way. /healthz
+// (liveness) does not depend on the read model.
+TEST(Health, ReadinessFollowsTheReadModelAndLivenessDoesNot) {
+  std::atomic<bool> ready{false};
+  Router router;
+  add_health_routes(router, {{"redis", [] { return true; }}},
+                    {[&] { return ready.load(); },
+                     [&] {
+                       return ready ? std::string(R"({"state":"ready"})")
+                                    : std::string(R"({"state":"rebuilding"})");
+                     }});
+  const auto ask = [&router](const char* path) {
+    httplib::Request req;
+    req.method = "GET";
+    req.path = path;
+    httplib::Response res;
+    router.handle(req, res);
+    return res;
+  };
+  auto r = ask("/readyz");
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.get_header_value("Retry-After"), "1");
+  EXPECT_EQ(r.body, R"({"status":"not_ready","checks":{"redis":"ok"},"readModel":{"state":"rebuilding"}})");
+  EXPECT_EQ(ask("/healthz").status, 200);
+  ready = true;
+  r = ask("/readyz");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, R"({"status":"ready","checks":{"redis":"ok"},"readModel":{"state":"ready"}})");
+}
+
 }  // namespace
 }  // namespace petstore::http

@@ -1,0 +1,176 @@
+#include "projection/readiness.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "embedded/readiness.lua.h"
+#include "events/envelope.h"
+#include "json/writer.h"
+
+namespace petstore::projection {
+namespace {
+
+constexpr int kWatermarkTimeoutMs = 2000;
+constexpr auto kLogEvery = std::chrono::seconds(1);
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+Readiness::Readiness(kafka::Producer& producer, redis::Pool& pool, const es::KeySpace& space,
+                     std::string service, std::chrono::milliseconds interval)
+    : producer_(producer),
+      pool_(pool),
+      offsets_key_(space.offsets()),
+      ready_key_(space.ready_marker()),
+      service_(std::move(service)),
+      interval_(interval),
+      mark_ready_(kReadinessLua) {}
+
+Readiness::~Readiness() {
+  stop();
+}
+
+void Readiness::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) {
+    thread_.join();
+  }
+}
+
+void Readiness::start(std::vector<std::string> topics, std::function<void()> on_not_ready) {
+  topics_ = std::move(topics);
+  on_not_ready_ = std::move(on_not_ready);
+  thread_ = std::thread([this] { loop(); });
+}
+
+std::string Readiness::describe() const {
+  const auto p = progress();
+  json::Writer w;
+  w.begin_object()
+      .field("state", p.ready        ? "ready"
+                      : p.rebuilding ? "rebuilding"
+                                     : "starting")
+      .field("applied", p.applied)
+      .field("total", p.total)
+      .field("elapsedMs", static_cast<std::int64_t>(p.seconds * 1000))
+      .end_object();
+  return w.finish();
+}
+
+RebuildProgress Readiness::progress() const {
+  std::lock_guard lock(mutex_);
+  auto p = progress_;
+  p.ready = ready_;
+  return p;
+}
+
+void Readiness::loop() {
+  auto last_failure = std::chrono::steady_clock::time_point{};
+  for (;;) {
+    try {
+      check();
+    } catch (const std::exception& e) {
+      // Redis or Kafka is out: the marker cannot be read, so the state stays
+      // as it was; the writes themselves fail on their own.
+      if (std::chrono::steady_clock::now() - last_failure > kLogEvery) {
+        spdlog::warn("{} read model: readiness check failed: {}", service_, e.what());
+        last_failure = std::chrono::steady_clock::now();
+      }
+    }
+    std::unique_lock lock(mutex_);
+    if (wake_.wait_for(lock, interval_, [this] { return stop_; })) {
+      return;
+    }
+  }
+}
+
+std::vector<Readiness::Target> Readiness::sample_targets() {
+  std::vector<Target> out;
+  for (const auto& topic : topics_) {
+    const auto partitions = producer_.partitions(topic);
+    for (std::int32_t p = 0; p < partitions; ++p) {
+      const auto w = producer_.watermarks(topic, p, kWatermarkTimeoutMs);
+      if (w.high > w.low) {
+        out.push_back({topic + ":" + std::to_string(p), w.low, w.high - 1});
+      }
+    }
+  }
+  return out;
+}
+
+void Readiness::begin_rebuild() {
+  targets_ = sample_targets();
+  began_ = logged_ = std::chrono::steady_clock::now();
+  std::int64_t total = 0;
+  for (const auto& t : targets_) {
+    total += t.last - t.low + 1;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    progress_ = {false, true, 0, total, 0};
+  }
+  spdlog::warn(
+      "{} read model: not ready (missing, wiped or behind); rebuilding it from the log: {} events "
+      "in {} partitions",
+      service_, total, targets_.size());
+}
+
+void Readiness::check() {
+  const bool rebuilding = progress().rebuilding;
+  if (!rebuilding) {
+    const auto present = pool_.run_idempotent([&](redis::Connection& c) {
+      return redis::as_integer(redis::expect_ok(c.command({"EXISTS", ready_key_})));
+    });
+    if (present == 1) {
+      ready_ = true;
+      return;
+    }
+    ready_ = false;
+    begin_rebuild();
+  }
+
+  on_not_ready_();
+  std::vector<std::string> args{events::new_event_id()};
+  for (const auto& t : targets_) {
+    args.push_back(t.field);
+    args.push_back(std::to_string(t.last));
+  }
+  const auto reply = pool_.run_idempotent([&](redis::Connection& c) {
+    return mark_ready_.run(c, {offsets_key_, ready_key_}, redis::Args(args.begin(), args.end()));
+  });
+  const auto& r = redis::expect_ok(reply);
+  std::int64_t applied = 0;
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    const auto& t = targets_[i];
+    const auto position = redis::as_integer(*r.element[i + 1]);
+    applied += std::clamp<std::int64_t>(position - t.low + 1, 0, t.last - t.low + 1);
+  }
+  const bool done = redis::as_integer(*r.element[0]) == 1;
+  std::lock_guard lock(mutex_);
+  progress_.applied = applied;
+  progress_.seconds = seconds_since(began_);
+  if (done) {
+    progress_.rebuilding = false;
+    ready_ = true;
+    spdlog::info("{} read model: ready; rebuilt {} of {} events in {:.1f} s", service_, applied,
+                 progress_.total, progress_.seconds);
+  } else if (std::chrono::steady_clock::now() - logged_ >= kLogEvery) {
+    logged_ = std::chrono::steady_clock::now();
+    spdlog::info("{} read model: rebuilding, {} of {} events applied ({:.0f}%, {:.1f} s)", service_, applied,
+                 progress_.total,
+                 progress_.total > 0
+                     ? 100.0 * static_cast<double>(applied) / static_cast<double>(progress_.total)
+                     : 100.0,
+                 progress_.seconds);
+  }
+}
+
+}  // namespace petstore::projection
