@@ -138,6 +138,32 @@ Producer::Watermarks Producer::watermarks(const std::string& topic, std::int32_t
   return w;
 }
 
+std::vector<Producer::Watermarks> Producer::watermarks(const std::string& topic, int timeout_ms) {
+  const auto n = partitions(topic);
+  std::vector<Watermarks> out(static_cast<size_t>(n));
+  for (const auto which : {RD_KAFKA_OFFSET_BEGINNING, RD_KAFKA_OFFSET_END}) {
+    // ListOffsets takes these two logical offsets as its "earliest" and
+    // "latest" timestamps, for a whole list of partitions at once.
+    const PartitionListPtr list(rd_kafka_topic_partition_list_new(n));
+    for (std::int32_t p = 0; p < n; ++p) {
+      rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), p)->offset = which;
+    }
+    if (const auto err = rd_kafka_offsets_for_times(rk_.get(), list.get(), timeout_ms);
+        err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      throw Unavailable("kafka offsets of " + topic + ": " + rd_kafka_err2str(err), false);
+    }
+    for (int i = 0; i < list->cnt; ++i) {
+      const auto& el = list->elems[i];
+      if (el.err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        throw Unavailable("kafka offsets of " + topic + ": " + rd_kafka_err2str(el.err), false);
+      }
+      auto& w = out.at(static_cast<size_t>(el.partition));
+      (which == RD_KAFKA_OFFSET_BEGINNING ? w.low : w.high) = el.offset;
+    }
+  }
+  return out;
+}
+
 bool Producer::reachable(int timeout_ms) {
   const rd_kafka_metadata_t* raw = nullptr;
   const auto err = rd_kafka_metadata(rk_.get(), 0, nullptr, &raw, timeout_ms);

@@ -72,6 +72,9 @@ class Producer {
     std::int64_t high = 0;
   };
   Watermarks watermarks(const std::string& topic, std::int32_t partition, int timeout_ms);
+  // Every partition's, indexed by partition: two requests per leader in
+  // all (ListOffsets for the earliest and the latest), not two per partition.
+  std::vector<Watermarks> watermarks(const std::string& topic, int timeout_ms);
 
   // Whether the cluster answers a metadata request right now.
   bool reachable(int timeout_ms);

@@ -95,19 +95,19 @@ void Readiness::loop() {
 std::vector<Readiness::Target> Readiness::sample_targets() {
   std::vector<Target> out;
   for (const auto& topic : topics_) {
-    const auto partitions = producer_.partitions(topic);
-    for (std::int32_t p = 0; p < partitions; ++p) {
-      const auto w = producer_.watermarks(topic, p, kWatermarkTimeoutMs);
-      if (w.high > w.low) {
-        out.push_back({topic + ":" + std::to_string(p), w.low, w.high - 1});
+    const auto marks = producer_.watermarks(topic, kWatermarkTimeoutMs);
+    for (size_t p = 0; p < marks.size(); ++p) {
+      if (marks[p].high > marks[p].low) {
+        out.push_back({topic + ":" + std::to_string(p), marks[p].low, marks[p].high - 1});
       }
     }
   }
   return out;
 }
 
-void Readiness::begin_rebuild() {
+void Readiness::begin_rebuild(bool starting) {
   targets_ = sample_targets();
+  starting_ = starting;
   began_ = logged_ = std::chrono::steady_clock::now();
   std::int64_t total = 0;
   for (const auto& t : targets_) {
@@ -117,24 +117,34 @@ void Readiness::begin_rebuild() {
     std::lock_guard lock(mutex_);
     progress_ = {false, true, 0, total, 0};
   }
-  spdlog::warn(
-      "{} read model: not ready (missing, wiped or behind); rebuilding it from the log: {} events "
-      "in {} partitions",
-      service_, total, targets_.size());
+  if (starting) {
+    spdlog::info("{} read model: starting; ready once it holds the log's {} events in {} partitions",
+                 service_, total, targets_.size());
+  } else {
+    spdlog::warn(
+        "{} read model: not ready (missing, wiped or behind); rebuilding it from the log: {} events "
+        "in {} partitions",
+        service_, total, targets_.size());
+  }
 }
 
 void Readiness::check() {
-  const bool rebuilding = progress().rebuilding;
-  if (!rebuilding) {
+  if (!started_) {
+    // Whatever the marker says, a replica that starts serves nothing until
+    // the read model holds what the log held when it started: Redis may
+    // be behind (restored from an older snapshot, or the projection was
+    // down while the log grew).
+    begin_rebuild(true);
+    started_ = true;
+  } else if (!progress().rebuilding) {
     const auto present = pool_.run_idempotent([&](redis::Connection& c) {
       return redis::as_integer(redis::expect_ok(c.command({"EXISTS", ready_key_})));
     });
     if (present == 1) {
-      ready_ = true;
       return;
     }
     ready_ = false;
-    begin_rebuild();
+    begin_rebuild(false);
   }
 
   on_not_ready_();
@@ -160,8 +170,8 @@ void Readiness::check() {
   if (done) {
     progress_.rebuilding = false;
     ready_ = true;
-    spdlog::info("{} read model: ready; rebuilt {} of {} events in {:.1f} s", service_, applied,
-                 progress_.total, progress_.seconds);
+    spdlog::info("{} read model: ready; {} {} of {} events in {:.1f} s", service_,
+                 starting_ ? "caught up with" : "rebuilt", applied, progress_.total, progress_.seconds);
   } else if (std::chrono::steady_clock::now() - logged_ >= kLogEvery) {
     logged_ = std::chrono::steady_clock::now();
     spdlog::info("{} read model: rebuilding, {} of {} events applied ({:.0f}%, {:.1f} s)", service_, applied,

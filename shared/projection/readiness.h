@@ -35,8 +35,10 @@ struct RebuildProgress {
 // target and waits until the projection (of whichever replica owns each
 // partition; Runner replays lost partitions from their start) has applied
 // every partition through its target, then sets the marker again, in one
-// script so no wipe can slip in between. Progress goes to the log and to
-// /readyz. Only records appended before the rebuild began are waited for:
+// script so no wipe can slip in between. A replica that starts does the
+// same whatever the marker says, so a read model that is behind the log
+// (an older snapshot) is caught up before it serves. Progress goes to the
+// log and to /readyz. Only records appended before the rebuild began are waited for:
 // writes are refused meanwhile, so none of this service's own is missed.
 class Readiness {
  public:
@@ -67,7 +69,7 @@ class Readiness {
 
   void loop();
   void check();
-  void begin_rebuild();
+  void begin_rebuild(bool starting);
   std::vector<Target> sample_targets();
 
   kafka::Producer& producer_;
@@ -81,7 +83,9 @@ class Readiness {
   redis::Script mark_ready_;
 
   std::atomic<bool> ready_{false};
-  std::vector<Target> targets_;  // the checking thread's alone
+  std::vector<Target> targets_;  // the checking thread's alone, like started_
+  bool started_ = false;
+  bool starting_ = false;  // the current catch-up is the one at start
   std::chrono::steady_clock::time_point began_;
   std::chrono::steady_clock::time_point logged_;
 
