@@ -11,6 +11,7 @@
 
 #include "events/envelope.h"
 #include "kafka/producer.h"
+#include "support/eventually.h"
 #include "support/http_json.h"
 #include "support/service_process.h"
 #include "support/stack.h"
@@ -18,18 +19,6 @@
 
 namespace petstore::testing {
 namespace {
-
-bool eventually(const std::function<bool()>& check,
-                std::chrono::milliseconds timeout = std::chrono::seconds(15)) {
-  const auto give_up = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < give_up) {
-    if (check()) {
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return check();
-}
 
 class PetstoreAuditTest : public ::testing::Test {
  protected:

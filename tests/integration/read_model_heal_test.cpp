@@ -19,6 +19,7 @@
 #include "projection/runner.h"
 #include "projection/script_applier.h"
 #include "redis/connection.h"
+#include "support/eventually.h"
 #include "support/http_json.h"
 #include "support/service_process.h"
 #include "support/stack.h"
@@ -26,17 +27,6 @@
 
 namespace petstore::testing {
 namespace {
-
-bool eventually(const std::function<bool()>& check, std::chrono::milliseconds timeout) {
-  const auto give_up = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < give_up) {
-    if (check()) {
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return check();
-}
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;

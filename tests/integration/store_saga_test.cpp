@@ -11,26 +11,13 @@
 
 #include "events/envelope.h"
 #include "json/event_fields.h"
+#include "support/eventually.h"
 #include "support/http_json.h"
 #include "support/stack.h"
 #include "support/store_deployment.h"
 
 namespace petstore::testing {
 namespace {
-
-// Polls `check` until it holds or `timeout` passes; the saga's later steps
-// (mirroring a new pet, releasing stock) are asynchronous by design.
-bool eventually(const std::function<bool()>& check,
-                std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-  const auto give_up = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < give_up) {
-    if (check()) {
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return check();
-}
 
 class StoreSagaTest : public ::testing::Test {
  protected:
