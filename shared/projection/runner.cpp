@@ -106,12 +106,11 @@ void Runner::loop() {
       continue;
     }
     std::set<kafka::TopicPartition> gaps;
+    // A failed attempt leaves applied_ as it was (apply_batch only advances
+    // it on success) but may have applied part of the batch: the retry finds
+    // those records applied already.
     const bool applied = until_done("applying events", [&] {
-      // A failed attempt may have applied part of the batch; the retry
-      // finds those records applied already.
-      auto attempt = applied_;
-      gaps = pool_.run([&](redis::Connection& c) { return apply_batch(c, applier_, batch, attempt); });
-      applied_ = std::move(attempt);
+      gaps = pool_.run([&](redis::Connection& c) { return apply_batch(c, applier_, batch, applied_); });
     });
     if (!applied) {
       return;  // unapplied; the next owner of these partitions replays them
@@ -134,7 +133,7 @@ std::set<kafka::TopicPartition> apply_batch(redis::Connection& conn, Applier& ap
   for (int attempt = 0; attempt < 2; ++attempt) {
     Applied chain = applied;
     for (const auto& m : batch) {
-      auto [at, fresh] = chain.try_emplace({m.topic, m.partition}, -1);
+      const auto at = chain.try_emplace({m.topic, m.partition}, -1).first;
       applier.queue(conn, m, at->second);
       at->second = m.offset;
     }

@@ -45,10 +45,11 @@ class Applier {
 // the caller retries the whole batch. The one path from the log to a read
 // model: the services' Runner and petstore-audit's rebuild both use it.
 // `applied` is where the caller stands in each partition (absent: -1); it is
-// advanced past every record applied or found applied already. Returns the
-// partitions whose recorded position fell below it (the read model was
-// wiped or went back): none of their records was applied, and the caller
-// must resume them from the read model's own position.
+// advanced past every record applied or found applied already, and left as
+// it was when this throws. Returns the partitions whose recorded position
+// fell below it (the read model was wiped or went back): none of their
+// records was applied, and the caller must resume them from the read
+// model's own position.
 std::set<kafka::TopicPartition> apply_batch(redis::Connection& conn, Applier& applier,
                                             const std::vector<kafka::Message>& batch, Applied& applied);
 
