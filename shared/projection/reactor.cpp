@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "embedded/skip.lua.h"
+#include "projection/runner.h"
 
 namespace petstore::projection {
 
@@ -29,16 +30,10 @@ void Reactor::start() {
 std::map<kafka::TopicPartition, std::int64_t> Reactor::start_offsets(
     const std::vector<kafka::TopicPartition>& assigned) {
   joined_ = true;
-  std::map<kafka::TopicPartition, std::int64_t> out;
-  pool_.run_idempotent([&](redis::Connection& c) {
-    for (const auto& tp : assigned) {
-      const auto reply = c.command({"HGET", positions_key_, tp.topic + ":" + std::to_string(tp.partition)});
-      if (reply->type != REDIS_REPLY_NIL) {
-        out[tp] = redis::as_integer(redis::expect_ok(reply)) + 1;
-      }
-    }
-    return 0;
-  });
+  auto out = recorded_positions(pool_, positions_key_, assigned);
+  for (auto& [tp, offset] : out) {
+    ++offset;  // resume after the last record handled
+  }
   return out;
 }
 

@@ -22,22 +22,33 @@ void Runner::start() {
   thread_ = std::thread([this] { loop(); });
 }
 
-std::map<kafka::TopicPartition, std::int64_t> Runner::start_offsets(
-    const std::vector<kafka::TopicPartition>& assigned) {
-  joined_ = true;
-  std::map<kafka::TopicPartition, std::int64_t> out;
-  pool_.run_idempotent([&](redis::Connection& c) {
-    for (const auto& tp : assigned) {
-      const auto reply = c.command({"HGET", offsets_key_, tp.topic + ":" + std::to_string(tp.partition)});
+Applied recorded_positions(redis::Pool& pool, const std::string& positions_key,
+                           const std::vector<kafka::TopicPartition>& partitions) {
+  Applied out;
+  pool.run_idempotent([&](redis::Connection& c) {
+    out.clear();
+    for (const auto& tp : partitions) {
+      const auto reply = c.command({"HGET", positions_key, tp.topic + ":" + std::to_string(tp.partition)});
       if (reply->type != REDIS_REPLY_NIL) {
-        out[tp] = redis::as_integer(redis::expect_ok(reply)) + 1;
+        out[tp] = redis::as_integer(redis::expect_ok(reply));
       }
     }
     return 0;
   });
+  return out;
+}
+
+std::map<kafka::TopicPartition, std::int64_t> Runner::start_offsets(
+    const std::vector<kafka::TopicPartition>& assigned) {
+  joined_ = true;
+  const auto recorded = recorded_positions(pool_, offsets_key_, assigned);
+  std::map<kafka::TopicPartition, std::int64_t> out;
   for (const auto& tp : assigned) {
-    const auto it = out.find(tp);
-    applied_[tp] = it == out.end() ? -1 : it->second - 1;
+    const auto it = recorded.find(tp);
+    applied_[tp] = it == recorded.end() ? -1 : it->second;
+    if (it != recorded.end()) {
+      out[tp] = it->second + 1;
+    }
   }
   return out;
 }
@@ -62,19 +73,15 @@ bool Runner::until_done(const char* what, const std::function<void()>& step) {
 
 std::vector<kafka::TopicPartition> Runner::lost_partitions(kafka::Consumer& consumer) {
   const auto assigned = consumer.assignment();
+  const auto recorded = recorded_positions(pool_, offsets_key_, assigned);
   std::vector<kafka::TopicPartition> lost;
-  pool_.run_idempotent([&](redis::Connection& c) {
-    lost.clear();
-    for (const auto& tp : assigned) {
-      const auto reply = c.command({"HGET", offsets_key_, tp.topic + ":" + std::to_string(tp.partition)});
-      const auto seen = reply->type == REDIS_REPLY_NIL ? -1 : redis::as_integer(redis::expect_ok(reply));
-      const auto it = applied_.find(tp);
-      if (seen < (it == applied_.end() ? -1 : it->second)) {
-        lost.push_back(tp);
-      }
+  for (const auto& tp : assigned) {
+    const auto seen = recorded.find(tp);
+    const auto here = applied_.find(tp);
+    if ((seen == recorded.end() ? -1 : seen->second) < (here == applied_.end() ? -1 : here->second)) {
+      lost.push_back(tp);
     }
-    return 0;
-  });
+  }
   return lost;
 }
 

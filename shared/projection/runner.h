@@ -66,6 +66,13 @@ class ByTopic : public Applier {
   std::map<std::string, Applier*, std::less<>> routes_;
 };
 
+// The offset of the last record applied in each of `partitions`, as the
+// hash `positions_key` records it ("<topic>:<partition>" -> offset); a
+// partition with no recorded position is absent. Shared by the Runner and
+// the Reactor, which keep their positions alike.
+Applied recorded_positions(redis::Pool& pool, const std::string& positions_key,
+                           const std::vector<kafka::TopicPartition>& partitions);
+
 struct RunnerStats {
   std::atomic<std::uint64_t> applied{0};
   std::atomic<std::uint64_t> batches{0};

@@ -35,7 +35,8 @@ LogReader::LogReader(const std::string& brokers, const std::vector<std::string>&
       // happens only once every partition still assigned is at its end.
       // (It also answers a fetch with one message set per partition, found
       // by a scan from the partition's start: librdkafka 2.0.2,
-      // src/rdkafka_mock_handlers.c, "FIXME: Multiple messageSets ?".)
+      // src/rdkafka_mock_handlers.c, whose own comment there leaves
+      // returning several message sets for later.)
       {"fetch.wait.max.ms", "50"},
   });
   rk_ = kafka::make_handle(RD_KAFKA_CONSUMER, std::move(conf));
