@@ -19,6 +19,40 @@ build() {
   fi
 }
 
+# reserve_ports <var> [count]: sets <var> to the first of <count> (1 unless
+# given) consecutive free loopback ports, taken from below the kernel's
+# ephemeral range and held, by a lock under /tmp/petstore-test-ports, until
+# this shell exits. A port from bind(0) lies in the ephemeral range, where
+# any outgoing connection may take it before the process meant for it binds;
+# the lock keeps the suite's parallel tests off each other's ports (the same
+# scheme as the C++ tests' free_port()).
+reserve_ports() {
+  local var=$1 count=${2:-1} low high base i fd ok
+  read -r high _ </proc/sys/net/ipv4/ip_local_port_range
+  low=$((high - 12000 > 1024 ? high - 12000 : 1024))
+  mkdir -p /tmp/petstore-test-ports
+  local -a fds
+  for _ in {1..500}; do
+    base=$((low + (RANDOM * 32768 + RANDOM) % (high - low - count)))
+    ok=1 fds=()
+    for ((i = 0; i < count; i++)); do
+      exec {fd}>>"/tmp/petstore-test-ports/$((base + i))"
+      fds+=("$fd")
+      if ! flock -n "$fd" || ! python3 -c 'import socket,sys; socket.socket().bind(("127.0.0.1", int(sys.argv[1])))' \
+        "$((base + i))" 2>/dev/null; then
+        ok=0
+        break
+      fi
+    done
+    if ((ok)); then
+      printf -v "$var" '%s' "$base"
+      return
+    fi
+    for fd in "${fds[@]}"; do exec {fd}>&-; done
+  done
+  die "no $count free consecutive ports below $high"
+}
+
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # wait_until <seconds> <description> <command...>

@@ -12,7 +12,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TREE=${1:?build tree}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+source "$ROOT/scripts/lib.sh"  # reserve_ports
 fail() { echo "FAILED: $*" >&2; exit 1; }
 # What the stack's processes said, for a failure that happened out of sight.
 show_logs() {
@@ -26,12 +26,10 @@ show_logs() {
 
 WORK=$(mktemp -d /tmp/petstore-stack.XXXXXX)
 export RUN_DIR=$WORK/.run DATA_DIR=$WORK/.data BUILD_DIR=$TREE PETSTORE_SKIP_BUILD=1
-export PETSTORE_PORT=$(free_port) REDIS_PORT=$(free_port) MOCK_CONTROL_PORT=$(free_port)
-export PETS_BASE_PORT=$(free_port) ORDERS_BASE_PORT=$(free_port) INVENTORY_BASE_PORT=$(free_port)
-# Replica i listens on base + i: make sure base + 1 is free too.
-for v in PETS_BASE_PORT ORDERS_BASE_PORT INVENTORY_BASE_PORT; do
-  while (exec 3<>"/dev/tcp/127.0.0.1/$((${!v} + 1))") 2>/dev/null; do printf -v "$v" '%s' "$(free_port)"; done
-done
+reserve_ports PETSTORE_PORT; reserve_ports REDIS_PORT; reserve_ports MOCK_CONTROL_PORT
+# Replica i listens on base + i: two consecutive ports each.
+reserve_ports PETS_BASE_PORT 2; reserve_ports ORDERS_BASE_PORT 2; reserve_ports INVENTORY_BASE_PORT 2
+export PETSTORE_PORT REDIS_PORT MOCK_CONTROL_PORT PETS_BASE_PORT ORDERS_BASE_PORT INVENTORY_BASE_PORT
 cleanup() { "$ROOT/scripts/down" >/dev/null 2>&1 || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 

@@ -4,13 +4,19 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -22,20 +28,65 @@ extern char** environ;
 
 namespace petstore::testing {
 
-int free_port() {
+namespace {
+
+// The first port the kernel hands out for outgoing connections and for
+// bind(0): /proc/sys/net/ipv4/ip_local_port_range, 32768 by default.
+int ephemeral_low() {
+  std::ifstream in("/proc/sys/net/ipv4/ip_local_port_range");
+  int low = 32768;
+  in >> low;
+  return low;
+}
+
+bool can_bind(int port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) {
+    return false;
+  }
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    close(fd);
-    throw std::runtime_error("cannot find a free port");
-  }
-  socklen_t len = sizeof(addr);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
   close(fd);
-  return ntohs(addr.sin_port);
+  return ok;
+}
+
+}  // namespace
+
+// Ports come from below the ephemeral range, and each is reserved among the
+// suite's processes by a lock file held until this process exits. A port
+// from bind(0) lies in the ephemeral range, and between our close() and the
+// service's own bind any outgoing connection may be given it: the service's
+// own Kafka and Redis clients connect before it listens, and a fresh-clone
+// CI run of 2026-11-23 lost read_model_heal_test to "cannot listen on
+// 127.0.0.1:39979" that way.
+int free_port() {
+  static std::mutex mutex;
+  static std::vector<int> held;  // lock file descriptors, kept open on purpose
+  static std::mt19937 spread(static_cast<std::uint32_t>(getpid()) * 2654435761U);
+  const std::lock_guard lock(mutex);
+  const int high = ephemeral_low();
+  const int low = std::max(1024, high - 12000);
+  std::filesystem::create_directories("/tmp/petstore-test-ports");
+  const int span = high - low;
+  const int start = static_cast<int>(spread() % static_cast<std::uint32_t>(span));
+  for (int i = 0; i < span; ++i) {
+    const int port = low + (start + i) % span;
+    const std::string path = "/tmp/petstore-test-ports/" + std::to_string(port);
+    const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+      continue;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 || !can_bind(port)) {
+      close(fd);
+      continue;
+    }
+    held.push_back(fd);
+    return port;
+  }
+  throw std::runtime_error("cannot find a free port below the ephemeral range");
 }
 
 ServiceProcess::ServiceProcess(std::string binary, std::map<std::string, std::string> env)
