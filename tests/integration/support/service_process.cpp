@@ -65,7 +65,7 @@ bool can_bind(int port) {
 int free_port() {
   static std::mutex mutex;
   static std::vector<int> held;  // lock file descriptors, kept open on purpose
-  static std::mt19937 spread(static_cast<std::uint32_t>(getpid()) * 2654435761U);
+  static std::mt19937 spread(static_cast<std::uint32_t>(getpid()) ^ std::random_device{}());
   const std::lock_guard lock(mutex);
   const int high = ephemeral_low();
   const int low = std::max(1024, high - 12000);
