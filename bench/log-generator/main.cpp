@@ -55,7 +55,7 @@ class Writer {
     e.id = petstore::events::new_event_id();
     e.type = std::string("io.petstore.") + type;
     e.source = source;
-    e.aggregate_id = subject;
+    e.subject = std::to_string(subject);
     e.version = version;
     e.time = time_;
     e.data = std::move(data);

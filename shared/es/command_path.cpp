@@ -16,11 +16,11 @@ CommandPath::CommandPath(EventLog& log, AggregateLock& locks, CatchUp& catch_up,
       delivery_timeout_(delivery_timeout) {}
 
 AggregateLock::Held CommandPath::lock(const std::string& lock_key, const std::string& topic,
-                                      std::int64_t id) {
+                                      const std::string& subject) {
   auto held = locks_.acquire(lock_key);
   if (held.previous_holder_died) {
     try {
-      catch_up_aggregate(topic, id, held.lease_end);
+      catch_up_aggregate(topic, subject, held.lease_end);
     } catch (...) {
       locks_.poison(held);
       throw;
@@ -29,8 +29,9 @@ AggregateLock::Held CommandPath::lock(const std::string& lock_key, const std::st
   return held;
 }
 
-void CommandPath::catch_up_aggregate(const std::string& topic, std::int64_t id, CatchUp::Deadline deadline) {
-  catch_up_.partition_end(topic, log_.partition_of(topic, id), deadline);
+void CommandPath::catch_up_aggregate(const std::string& topic, const std::string& subject,
+                                     CatchUp::Deadline deadline) {
+  catch_up_.partition_end(topic, log_.partition_of(topic, subject), deadline);
 }
 
 std::string CommandPath::commit(const NewEvent& event, LockGuard* guard, const ApplyOwn& apply) {

@@ -34,12 +34,20 @@ class CommandPath {
 
   // Holds the aggregate's lock; if its previous holder died, first brings
   // the read model to the end of the aggregate's partition.
-  AggregateLock::Held lock(const std::string& lock_key, const std::string& topic, std::int64_t id);
+  // `subject` is the aggregate's id as its events' ce_subject and record key.
+  AggregateLock::Held lock(const std::string& lock_key, const std::string& topic, const std::string& subject);
+  AggregateLock::Held lock(const std::string& lock_key, const std::string& topic, std::int64_t id) {
+    return lock(lock_key, topic, std::to_string(id));
+  }
 
   // Brings the read model to the end of the aggregate's partition, waiting
   // no longer than `deadline` (a held lock's lease end).
-  void catch_up_aggregate(const std::string& topic, std::int64_t id,
+  void catch_up_aggregate(const std::string& topic, const std::string& subject,
                           CatchUp::Deadline deadline = CatchUp::Deadline::max());
+  void catch_up_aggregate(const std::string& topic, std::int64_t id,
+                          CatchUp::Deadline deadline = CatchUp::Deadline::max()) {
+    catch_up_aggregate(topic, std::to_string(id), deadline);
+  }
 
   // Appends the event and applies it with `apply`. When the outcome is
   // uncertain (the append may have happened but is not applied) `guard` is

@@ -7,7 +7,7 @@ Appended EventLog::append(const NewEvent& event) {
   e.id = events::new_event_id();
   e.type = event.type;
   e.source = source_;
-  e.aggregate_id = event.aggregate_id;
+  e.subject = event.subject;
   e.version = event.version;
   e.time = events::format_time(std::chrono::system_clock::now());
   e.schema_version = event.schema_version;

@@ -11,7 +11,7 @@ namespace petstore::es {
 struct NewEvent {
   std::string topic;
   std::string type;
-  std::int64_t aggregate_id = 0;
+  std::string subject;  // the aggregate's id as ce_subject and record key (events::Envelope)
   std::int64_t version = 0;
   std::string data;
   int schema_version = 1;
@@ -31,8 +31,11 @@ class EventLog {
 
   Appended append(const NewEvent& event);
 
+  [[nodiscard]] std::int32_t partition_of(const std::string& topic, const std::string& subject) {
+    return producer_.partition_for(topic, subject);
+  }
   [[nodiscard]] std::int32_t partition_of(const std::string& topic, std::int64_t aggregate_id) {
-    return producer_.partition_for(topic, std::to_string(aggregate_id));
+    return partition_of(topic, std::to_string(aggregate_id));
   }
 
  private:

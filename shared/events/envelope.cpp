@@ -70,7 +70,7 @@ std::string new_event_id() {
 kafka::Record to_record(const std::string& topic, const Envelope& e) {
   kafka::Record r;
   r.topic = topic;
-  r.key = std::to_string(e.aggregate_id);
+  r.key = e.subject;
   r.value = e.data;
   r.headers = {
       {"ce_specversion", kSpecVersion},
@@ -95,7 +95,7 @@ Envelope from_message(const kafka::Message& m) {
   e.id = require(m, "ce_id");
   e.type = require(m, "ce_type");
   e.source = require(m, "ce_source");
-  e.aggregate_id = parse_int(require(m, "ce_subject"), "ce_subject");
+  e.subject = require(m, "ce_subject");
   e.version = parse_sequence(require(m, "ce_sequence"));
   e.time = require(m, "ce_time");
   e.schema_version = static_cast<int>(parse_int(require(m, "ce_schemaversion"), "ce_schemaversion"));
@@ -109,7 +109,7 @@ Envelope from_message(const kafka::Message& m) {
 std::string to_structured_json(const Envelope& e) {
   json::Writer w;
   w.begin_object().field("specversion", kSpecVersion).field("id", e.id).field("source", e.source);
-  w.field("type", e.type).field("subject", std::to_string(e.aggregate_id)).field("time", e.time);
+  w.field("type", e.type).field("subject", e.subject).field("time", e.time);
   w.field("datacontenttype", kContentType).field("dataschema", dataschema_for(e.type, e.schema_version));
   w.field("sequence", format_sequence(e.version)).field("schemaversion", std::to_string(e.schema_version));
   w.key("data").raw(e.data).end_object();

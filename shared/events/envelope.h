@@ -1,7 +1,9 @@
 #pragma once
 
+#include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,14 +19,29 @@ namespace petstore::events {
 // consumer can route on headers without parsing JSON. docs/events.md is the
 // contract downstream teams read.
 struct Envelope {
-  std::string id;                 // ce_id: UUID v4, unique per event
-  std::string type;               // ce_type, e.g. io.petstore.pet.created
-  std::string source;             // ce_source, e.g. /petstore/pets
-  std::int64_t aggregate_id = 0;  // ce_subject (decimal) and the record key
-  std::int64_t version = 0;       // ce_sequence: 1, 2, 3, ... per aggregate
-  std::string time;               // ce_time, RFC 3339 UTC
-  int schema_version = 1;         // ce_schemaversion: version of data's schema
-  std::string data;               // the JSON payload, record value
+  std::string id;      // ce_id: UUID v4, unique per event
+  std::string type;    // ce_type, e.g. io.petstore.pet.created
+  std::string source;  // ce_source, e.g. /petstore/pets
+  // ce_subject and the record key: the aggregate's id, in decimal for pets,
+  // categories, orders and stock ledgers, 16 hex digits for an API key.
+  std::string subject;
+  std::int64_t version = 0;  // ce_sequence: 1, 2, 3, ... per aggregate
+  std::string time;          // ce_time, RFC 3339 UTC
+  int schema_version = 1;    // ce_schemaversion: version of data's schema
+  std::string data;          // the JSON payload, record value
+
+  // The subject as a numeric aggregate id; throws std::invalid_argument when
+  // it is not one (a decimal int64). Inline: the domains' pure code (and
+  // its fuzz targets) read it without linking the Kafka side of this file.
+  [[nodiscard]] std::int64_t aggregate_id() const {
+    std::int64_t v = 0;
+    const auto* end = subject.data() + subject.size();
+    const auto [ptr, ec] = std::from_chars(subject.data(), end, v);
+    if (ec != std::errc{} || ptr != end) {
+      throw std::invalid_argument("event has a malformed ce_subject: " + subject);
+    }
+    return v;
+  }
 };
 
 inline constexpr const char* kSpecVersion = "1.0";

@@ -58,7 +58,7 @@ template <typename Event>
 Event decode_own_event(const events::Envelope& envelope, Event (*decode)(std::string_view, std::string_view),
                        std::int64_t (*aggregate_of)(const Event&)) {
   auto event = decode(envelope.type, envelope.data);
-  if (aggregate_of(event) != envelope.aggregate_id) {
+  if (aggregate_of(event) != envelope.aggregate_id()) {
     throw std::invalid_argument("ce_subject does not match the aggregate id in the payload");
   }
   return event;

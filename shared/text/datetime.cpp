@@ -1,6 +1,9 @@
 #include "text/datetime.h"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
+#include <ctime>
 
 namespace petstore::text {
 
@@ -75,6 +78,38 @@ bool is_date_time(std::string_view t) {
     return false;
   }
   return hour <= 23 && minute <= 59 && second <= 60;
+}
+
+std::optional<std::int64_t> parse_time_ms(std::string_view t) {
+  if (!text::is_date_time(t)) {
+    return std::nullopt;
+  }
+  // is_date_time has checked the shape: YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)
+  const auto num = [&](size_t at, size_t len) {
+    int v = 0;
+    std::from_chars(t.data() + at, t.data() + at + len, v);
+    return v;
+  };
+  std::tm tm{};
+  tm.tm_year = num(0, 4) - 1900;
+  tm.tm_mon = num(5, 2) - 1;
+  tm.tm_mday = num(8, 2);
+  tm.tm_hour = num(11, 2);
+  tm.tm_min = num(14, 2);
+  tm.tm_sec = std::min(num(17, 2), 59);  // a leap second counts as :59
+  std::int64_t ms = static_cast<std::int64_t>(timegm(&tm)) * 1000;
+  size_t i = 19;
+  if (i < t.size() && t[i] == '.') {
+    std::int64_t scale = 100;
+    for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, scale /= 10) {
+      ms += (t[i] - '0') * scale;
+    }
+  }
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
+    const std::int64_t offset_min = num(i + 1, 2) * 60 + num(i + 4, 2);
+    ms -= (t[i] == '+' ? 1 : -1) * offset_min * 60 * 1000;
+  }
+  return ms;
 }
 
 }  // namespace petstore::text

@@ -315,7 +315,7 @@ TEST_F(PetsApi, EventsAreCloudEventsKeyedByAggregateWithGaplessVersions) {
       continue;
     }
     const auto e = events::from_message(m);  // throws if any ce_* attribute is missing
-    EXPECT_EQ(e.aggregate_id, id);
+    EXPECT_EQ(e.aggregate_id(), id);
     EXPECT_EQ(e.source, "/petstore/pets");
     // pet.created is at schema version 2 (the optional description), the rest at 1.
     EXPECT_EQ(e.schema_version, e.type == "io.petstore.pet.created" ? 2 : 1);

@@ -280,7 +280,7 @@ TEST_F(PetstoreAuditTest, SchemaVersionsOneAndTwoSideBySide) {
   events::Envelope v1{events::new_event_id(),
                       "io.petstore.pet.created",
                       "/petstore/pets",
-                      old,
+                      std::to_string(old),
                       1,
                       events::format_time(std::chrono::system_clock::now()),
                       1,

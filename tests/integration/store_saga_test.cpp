@@ -219,7 +219,7 @@ TEST_F(StoreSagaTest, FiftyConcurrentOrdersForTenUnits) {
   int reservations = 0;
   for (const auto& m : read_topic(store_->topic("inventory"))) {
     const auto e = events::from_message(m);
-    if (e.aggregate_id == pet && e.type == "io.petstore.inventory.reserved") {
+    if (e.aggregate_id() == pet && e.type == "io.petstore.inventory.reserved") {
       ++reservations;
       reserved_orders.insert(json::EventFields(e.data).integer("orderId"));
     }

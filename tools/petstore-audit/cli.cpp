@@ -49,57 +49,27 @@ options:
 )";
 }
 
-std::optional<std::int64_t> parse_time_ms(std::string_view t) {
-  if (!text::is_date_time(t)) {
-    return std::nullopt;
-  }
-  // is_date_time has checked the shape: YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)
-  const auto num = [&](size_t at, size_t len) {
-    int v = 0;
-    std::from_chars(t.data() + at, t.data() + at + len, v);
-    return v;
-  };
-  std::tm tm{};
-  tm.tm_year = num(0, 4) - 1900;
-  tm.tm_mon = num(5, 2) - 1;
-  tm.tm_mday = num(8, 2);
-  tm.tm_hour = num(11, 2);
-  tm.tm_min = num(14, 2);
-  tm.tm_sec = std::min(num(17, 2), 59);  // a leap second counts as :59
-  std::int64_t ms = static_cast<std::int64_t>(timegm(&tm)) * 1000;
-  size_t i = 19;
-  if (i < t.size() && t[i] == '.') {
-    std::int64_t scale = 100;
-    for (++i; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, scale /= 10) {
-      ms += (t[i] - '0') * scale;
-    }
-  }
-  if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
-    const std::int64_t offset_min = num(i + 1, 2) * 60 + num(i + 4, 2);
-    ms -= (t[i] == '+' ? 1 : -1) * offset_min * 60 * 1000;
-  }
-  return ms;
-}
-
 namespace {
 
-std::string env_or(const char* name, std::string fallback) {
-  const char* v = std::getenv(name);
+std::string env_or(const char *name, std::string fallback) {
+  const char *v = std::getenv(name);
   return v != nullptr && *v != '\0' ? std::string(v) : std::move(fallback);
 }
 
-std::int64_t positive(const std::string& flag, const std::string& text) {
+std::int64_t positive(const std::string &flag, const std::string &text) {
   std::int64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  const auto [end, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || v < 0) {
-    throw std::invalid_argument(flag + " takes a non-negative integer, not '" + text + "'");
+    throw std::invalid_argument(flag + " takes a non-negative integer, not '" +
+                                text + "'");
   }
   return v;
 }
 
-}  // namespace
+} // namespace
 
-Options parse_options(const std::vector<std::string>& args) {
+Options parse_options(const std::vector<std::string> &args) {
   Options o;
   o.brokers = env_or("KAFKA_BROKERS", "");
   if (o.brokers.empty()) {
@@ -108,20 +78,24 @@ Options parse_options(const std::vector<std::string>& args) {
   }
   o.redis.host = env_or("REDIS_HOST", o.redis.host);
   o.redis.unix_socket = env_or("REDIS_SOCKET", "");
-  o.redis.command_timeout = std::chrono::seconds(30);  // reads whole sorted sets
+  o.redis.command_timeout = std::chrono::seconds(30); // reads whole sorted sets
   o.prefix = env_or("PETSTORE_PREFIX", o.prefix);
   if (const auto port = env_or("REDIS_PORT", ""); !port.empty()) {
     o.redis.port = static_cast<int>(positive("REDIS_PORT", port));
   }
-  o.topics.names[Kind::Pets] = env_or("KAFKA_TOPIC_PETS", o.topics.names[Kind::Pets]);
-  o.topics.names[Kind::Categories] = env_or("KAFKA_TOPIC_CATEGORIES", o.topics.names[Kind::Categories]);
-  o.topics.names[Kind::Orders] = env_or("KAFKA_TOPIC_ORDERS", o.topics.names[Kind::Orders]);
-  o.topics.names[Kind::Inventory] = env_or("KAFKA_TOPIC_INVENTORY", o.topics.names[Kind::Inventory]);
+  o.topics.names[Kind::Pets] =
+      env_or("KAFKA_TOPIC_PETS", o.topics.names[Kind::Pets]);
+  o.topics.names[Kind::Categories] =
+      env_or("KAFKA_TOPIC_CATEGORIES", o.topics.names[Kind::Categories]);
+  o.topics.names[Kind::Orders] =
+      env_or("KAFKA_TOPIC_ORDERS", o.topics.names[Kind::Orders]);
+  o.topics.names[Kind::Inventory] =
+      env_or("KAFKA_TOPIC_INVENTORY", o.topics.names[Kind::Inventory]);
 
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
-    const auto& a = args[i];
-    const auto value = [&]() -> const std::string& {
+    const auto &a = args[i];
+    const auto value = [&]() -> const std::string & {
       if (i + 1 >= args.size()) {
         throw std::invalid_argument(a + " needs a value");
       }
@@ -139,18 +113,20 @@ Options parse_options(const std::vector<std::string>& args) {
     } else if (a == "--until-offset") {
       o.bounds.until_offset = positive(a, value());
     } else if (a == "--until-time") {
-      const auto& t = value();
-      o.bounds.until_time_ms = parse_time_ms(t);
+      const auto &t = value();
+      o.bounds.until_time_ms = text::parse_time_ms(t);
       if (!o.bounds.until_time_ms) {
-        throw std::invalid_argument("--until-time takes an RFC 3339 date-time, not '" + t + "'");
+        throw std::invalid_argument(
+            "--until-time takes an RFC 3339 date-time, not '" + t + "'");
       }
     } else if (a == "--max-pending-age") {
       o.max_pending_age = std::chrono::seconds(positive(a, value()));
     } else if (a == "--redis") {
-      const auto& hp = value();
+      const auto &hp = value();
       const auto colon = hp.rfind(':');
       if (colon == std::string::npos || colon == 0) {
-        throw std::invalid_argument("--redis takes HOST:PORT, not '" + hp + "'");
+        throw std::invalid_argument("--redis takes HOST:PORT, not '" + hp +
+                                    "'");
       }
       o.redis.host = hp.substr(0, colon);
       o.redis.port = static_cast<int>(positive(a, hp.substr(colon + 1)));
@@ -209,31 +185,37 @@ Options parse_options(const std::vector<std::string>& args) {
       o.into = o.prefix + "-rebuild";
     }
     if (o.into == o.prefix || o.prefix.empty()) {
-      throw std::invalid_argument("--into must name a prefix other than the live one");
+      throw std::invalid_argument(
+          "--into must name a prefix other than the live one");
     }
     if (o.redis.port > 65535) {
       throw std::invalid_argument("the Redis port is out of range");
     }
   } else if (o.command == "history") {
     if (positional.size() != 1 || !o.kind || *o.kind == Kind::Inventory) {
-      throw std::invalid_argument("history takes one of --pet, --order or --category");
+      throw std::invalid_argument(
+          "history takes one of --pet, --order or --category");
     }
   } else if (o.command == "as-of") {
     if (positional.size() != 2 || !o.kind) {
-      throw std::invalid_argument("as-of takes a time and one of --pet, --order, --category or --inventory");
+      throw std::invalid_argument("as-of takes a time and one of --pet, "
+                                  "--order, --category or --inventory");
     }
-    const auto t = parse_time_ms(positional[1]);
+    const auto t = text::parse_time_ms(positional[1]);
     if (!t) {
-      throw std::invalid_argument("as-of takes an RFC 3339 date-time, not '" + positional[1] + "'");
+      throw std::invalid_argument("as-of takes an RFC 3339 date-time, not '" +
+                                  positional[1] + "'");
     }
-    o.bounds.until_time_ms = o.bounds.until_time_ms ? std::min(*o.bounds.until_time_ms, *t) : *t;
+    o.bounds.until_time_ms =
+        o.bounds.until_time_ms ? std::min(*o.bounds.until_time_ms, *t) : *t;
   } else {
     throw std::invalid_argument("unknown command " + o.command);
   }
   if (o.brokers.empty()) {
-    throw std::invalid_argument("no brokers: pass --brokers or set KAFKA_BROKERS");
+    throw std::invalid_argument(
+        "no brokers: pass --brokers or set KAFKA_BROKERS");
   }
   return o;
 }
 
-}  // namespace petstore::audit
+} // namespace petstore::audit

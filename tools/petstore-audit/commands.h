@@ -38,9 +38,6 @@ struct Options {
 Options parse_options(const std::vector<std::string>& args);
 std::string usage();
 
-// RFC 3339 date-time to milliseconds since the epoch; nullopt if it is not one.
-std::optional<std::int64_t> parse_time_ms(std::string_view text);
-
 // Each returns the process's exit status: 0 clean, 1 violations or
 // differences found (or, for history and as-of, nothing found), 2 the log or
 // Redis could not be read.

@@ -14,10 +14,11 @@ void Ledger::change(std::int64_t pet_id, std::int64_t order_id, const Decide& de
     return;
   }
   const auto version = item.version + 1;
-  path_.commit({topic_, std::string(type_of(*event)), pet_id, version, encode(*event), kSchemaVersion},
-               &guard, [&](redis::Connection& c, const events::Envelope& appended) {
-                 return projection_.apply_own(c, *event, appended);
-               });
+  path_.commit(
+      {topic_, std::string(type_of(*event)), std::to_string(pet_id), version, encode(*event), kSchemaVersion},
+      &guard, [&](redis::Connection& c, const events::Envelope& appended) {
+        return projection_.apply_own(c, *event, appended);
+      });
 }
 
 }  // namespace petstore::inventory

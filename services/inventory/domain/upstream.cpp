@@ -16,7 +16,7 @@ std::optional<PetFact> read_pet_fact(const events::Envelope& e) {
     return std::nullopt;
   }
   const json::EventFields f(e.data);
-  fact.pet_id = e.aggregate_id;
+  fact.pet_id = e.aggregate_id();
   fact.pet_version = e.version;
   if (fact.kind != PetFact::Kind::Deleted) {
     // pet.status_changed carries the new status as "to"; the others as "status".
@@ -38,7 +38,7 @@ std::optional<OrderFact> read_order_fact(const events::Envelope& e) {
     return std::nullopt;
   }
   const json::EventFields f(e.data);
-  fact.order_id = e.aggregate_id;
+  fact.order_id = e.aggregate_id();
   fact.pet_id = f.integer("petId");
   fact.quantity = f.integer("quantity");
   return fact;

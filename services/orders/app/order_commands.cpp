@@ -17,11 +17,11 @@ OrderCommands::OrderCommands(es::CommandPath& path, ReadModel& read, OrdersProje
       outcome_wait_(outcome_wait) {}
 
 void OrderCommands::commit(const Event& event, std::int64_t version, es::LockGuard* guard) {
-  path_.commit(
-      {topic_, std::string(type_of(event)), aggregate_of(event), version, encode(event), kSchemaVersion},
-      guard, [&](redis::Connection& c, const events::Envelope& appended) {
-        return projection_.apply_own(c, event, appended);
-      });
+  path_.commit({topic_, std::string(type_of(event)), std::to_string(aggregate_of(event)), version,
+                encode(event), kSchemaVersion},
+               guard, [&](redis::Connection& c, const events::Envelope& appended) {
+                 return projection_.apply_own(c, event, appended);
+               });
 }
 
 Order OrderCommands::place(std::int64_t id, const OrderFields& fields, bool resumed) {

@@ -50,8 +50,8 @@ void WritePath::release_claim(std::int64_t category_id, const std::string& token
 
 std::string WritePath::commit(const Event& event, std::int64_t version, es::LockGuard* guard,
                               const std::string& claim_token) {
-  return path_.commit({topic_for(event), std::string(type_of(event)), aggregate_of(event), version,
-                       encode(event), schema_version_of(event)},
+  return path_.commit({topic_for(event), std::string(type_of(event)), std::to_string(aggregate_of(event)),
+                       version, encode(event), schema_version_of(event)},
                       guard, [&](redis::Connection& c, const events::Envelope& appended) {
                         return projection_.apply_own(c, event, appended, claim_token);
                       });

@@ -14,7 +14,7 @@ FoldedLog fold_topics(const std::vector<std::string>& topics) {
     for (const auto& m : read_topic(topic)) {
       const auto e = events::from_message(m);
       const auto event = pets::decode(e.type, e.data);
-      out.versions[e.aggregate_id].push_back(e.version);
+      out.versions[e.aggregate_id()].push_back(e.version);
       pets::evolve(out.state, event, e.version, e.time);
     }
   }

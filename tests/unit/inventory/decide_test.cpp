@@ -109,7 +109,7 @@ TEST(InventoryEvents, RoundTrip) {
 TEST(InventoryUpstream, ReadsPetAndOrderEvents) {
   events::Envelope e;
   e.type = "io.petstore.pet.status_changed";
-  e.aggregate_id = 7;
+  e.subject = "7";
   e.version = 4;
   e.data = R"({"id":7,"from":"available","to":"sold"})";
   const auto fact = read_pet_fact(e).value();
@@ -118,7 +118,7 @@ TEST(InventoryUpstream, ReadsPetAndOrderEvents) {
   e.type = "io.petstore.category.created";
   EXPECT_FALSE(read_pet_fact(e));
   e.type = "io.petstore.order.placed";
-  e.aggregate_id = 100;
+  e.subject = "100";
   e.data = R"({"id":100,"petId":7,"quantity":2})";
   const auto order = read_order_fact(e).value();
   EXPECT_EQ(order.pet_id, 7);

@@ -21,7 +21,7 @@ class Log {
     e.id = events::new_event_id();
     e.type = "io.petstore." + type;
     e.source = topic == "o" ? "/petstore/orders" : topic == "i" ? "/petstore/inventory" : "/petstore/pets";
-    e.aggregate_id = subject;
+    e.subject = std::to_string(subject);
     e.version = version;
     e.time = "2026-11-22T10:00:00.000Z";
     e.data = std::move(data);
