@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     return t;
   }();
   static const std::vector<std::string> names{"petstore.pets.v1", "petstore.categories.v1",
-                                              "petstore.orders.v1", "petstore.inventory.v1"};
+                                              "petstore.orders.v1", "petstore.inventory.v1",
+                                              "petstore.apikeys.v1"};
   fuzz::Fields in(data, size);
   audit::Verifier verifier(topics, {});
   for (int i = 0; i < 4; ++i) {

@@ -7,9 +7,13 @@
 #include "http/response.h"
 #include "json/reader.h"
 #include "json/writer.h"
+#include "text/utf8.h"
 
 namespace petstore::apikeys {
 namespace {
+
+// As the OpenAPI document and the apikey.issued schema say.
+constexpr size_t kMaxNameLength = 200;
 
 [[noreturn]] void refuse(int status, const char* code, std::string message) {
   throw ApiException(ApiError(status, code, std::move(message)));
@@ -88,6 +92,9 @@ void add_admin_routes(http::Router& router, KeyStore& store, const AdminToken& a
                json::ObjectReader body(doc);
                const auto [plan, limits] = read_plan(body);
                const auto name = body.optional_string("name").value_or("");
+               if (text::code_points(name) > kMaxNameLength) {
+                 refuse(400, codes::kInvalidValue, "name is longer than 200 characters");
+               }
                body.reject_unknown();
                const auto issued = store.issue(plan, limits, name);
                json::Writer w;
@@ -122,6 +129,21 @@ void add_admin_routes(http::Router& router, KeyStore& store, const AdminToken& a
           refuse(404, codes::kApiKeyNotFound, "no API key " + id);
         }
         http::send_json(res, 200, record_json(*k));
+      });
+
+  // The key's events as CloudEvents, paginated by version, as the other
+  // aggregates' history resources serve theirs.
+  router.add(
+      "GET", "/admin/keys/{keyId}/history",
+      [&store, token](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
+        token->require(req);
+        const auto id = key_id(path);
+        const http::Query q(req, {"limit", "cursor"});
+        const auto page = store.history(id, http::page_request(q));
+        if (!page) {
+          refuse(404, codes::kApiKeyNotFound, "no API key " + id);
+        }
+        http::send_json_page(req, res, page->items, page->next_cursor);
       });
 
   router.add(

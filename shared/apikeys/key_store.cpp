@@ -1,18 +1,12 @@
 #include "apikeys/key_store.h"
 
-#include <chrono>
 #include <map>
+#include <stdexcept>
 
 #include "apikeys/api_key.h"
-#include "embedded/key_update.lua.h"
-#include "events/envelope.h"
 
 namespace petstore::apikeys {
 namespace {
-
-std::string now_text() {
-  return events::format_time(std::chrono::system_clock::now());
-}
 
 std::int64_t to_int(const std::map<std::string, std::string>& f, const char* name) {
   const auto it = f.find(name);
@@ -28,6 +22,11 @@ std::optional<KeyRecord> from_fields(const std::string& id, const redisReply& r)
   for (size_t i = 0; i + 1 < r.elements; i += 2) {
     f.emplace(redis::as_string(*r.element[i]), redis::as_string(*r.element[i + 1]));
   }
+  // A hash without a version holds only a key's rate-limit counters
+  // (limit.lua keeps them in the same hash): the key is not in the registry.
+  if (!f.contains("version")) {
+    return std::nullopt;
+  }
   KeyRecord k;
   k.id = id;
   k.plan = parse_plan(f["plan"]).value_or(Plan::Free);
@@ -38,36 +37,46 @@ std::optional<KeyRecord> from_fields(const std::string& id, const redisReply& r)
   if (const auto it = f.find("revoked_at"); it != f.end()) {
     k.revoked_at = it->second;
   }
+  k.version = to_int(f, "version");
   return k;
 }
 
 }  // namespace
 
-KeyStore::KeyStore(redis::Pool& pool, std::string prefix)
-    : pool_(pool), prefix_(std::move(prefix)), update_(kKeyUpdateLua) {}
+KeyStore::KeyStore(es::CommandPath& path, KeyRegistry& registry, redis::Pool& pool, redis::Multiplexer& reads,
+                   std::string prefix, std::string topic)
+    : path_(path),
+      registry_(registry),
+      pool_(pool),
+      reads_(reads),
+      prefix_(std::move(prefix)),
+      topic_(std::move(topic)) {}
+
+std::optional<readmodel::Page<std::string>> KeyStore::history(const std::string& id,
+                                                              const http::PageRequest& page) {
+  return readmodel::history_page(reads_, record_key(prefix_, id), page);
+}
+
+void KeyStore::commit(const KeyEvent& event, std::int64_t version, es::LockGuard* guard) {
+  path_.commit({topic_, std::string(type_of(event)), subject_of(event), version, encode(event),
+                kKeyEventSchemaVersion},
+               guard, [&](redis::Connection& c, const events::Envelope& appended) {
+                 return registry_.apply_own(c, appended);
+               });
+}
 
 KeyStore::Issued KeyStore::issue(Plan plan, const ratelimit::Limits& limits, const std::string& name) {
   Issued out;
   out.key = generate_key();
-  const auto identity = identify(out.key);
-  out.record = {identity->id, plan, limits, name, now_text(), std::nullopt};
-  const auto record = record_key(prefix_, identity->id);
-  const std::string values[] = {std::string(plan_name(plan)),
-                                std::to_string(limits.per_minute),
-                                std::to_string(limits.per_day),
-                                std::to_string(limits.short_window_s),
-                                std::to_string(limits.long_window_s),
-                                std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                   std::chrono::system_clock::now().time_since_epoch())
-                                                   .count())};
-  pool_.run([&](redis::Connection& c) {
-    // The record first: a key listed in the index always has one.
-    redis::expect_ok(c.command({"HSET", record, "digest", identity->digest, "plan", values[0], "per_minute",
-                                values[1], "per_day", values[2], "minute_window_s", values[3], "day_window_s",
-                                values[4], "name", name, "created_at", out.record.created_at}));
-    redis::expect_ok(c.command({"ZADD", index_key(), values[5], identity->id}));
-    return 0;
-  });
+  auto identity = identify(out.key);
+  // No lock: the id is new (64 random bits of a fresh key's digest).
+  const KeyIssued event{identity->id, identity->digest, plan, limits, name};
+  commit(event, 1, nullptr);
+  auto record = find(identity->id);
+  if (!record) {
+    throw std::runtime_error("an issued key is missing from the registry");
+  }
+  out.record = std::move(*record);
   return out;
 }
 
@@ -82,7 +91,7 @@ std::optional<KeyRecord> KeyStore::find(const std::string& id) {
 std::vector<KeyRecord> KeyStore::list() {
   return pool_.run_idempotent([&](redis::Connection& c) {
     std::vector<KeyRecord> out;
-    const auto ids = c.command({"ZRANGE", index_key(), "0", "-1"});
+    const auto ids = c.command({"ZRANGE", registry_.index_key(), "0", "-1"});
     const auto& r = redis::expect_ok(ids);
     std::vector<std::string> names;
     names.reserve(r.elements);
@@ -105,37 +114,46 @@ std::vector<KeyRecord> KeyStore::list() {
   });
 }
 
+namespace {
+
+KeyState state_of(const std::optional<KeyRecord>& record) {
+  return record ? KeyState{record->version, record->revoked_at.has_value()} : KeyState{};
+}
+
+KeyStore::Change change_of(Refusal r) {
+  return r == Refusal::NotFound ? KeyStore::Change::NotFound : KeyStore::Change::Revoked;
+}
+
+}  // namespace
+
 KeyStore::Change KeyStore::replan(const std::string& id, Plan plan, const ratelimit::Limits& limits,
                                   KeyRecord& out) {
-  const auto record = record_key(prefix_, id);
-  const std::string args[] = {"replan",
-                              std::string(plan_name(plan)),
-                              std::to_string(limits.per_minute),
-                              std::to_string(limits.per_day),
-                              std::to_string(limits.short_window_s),
-                              std::to_string(limits.long_window_s)};
-  const auto reply = pool_.run([&](redis::Connection& c) {
-    return update_.run(c, {record}, redis::Args(std::begin(args), std::end(args)));
-  });
-  const auto& r = redis::expect_ok(reply);
-  if (r.type == REDIS_REPLY_INTEGER) {
-    return r.integer == 0 ? Change::NotFound : Change::Revoked;
+  es::LockGuard guard(path_.locks(), path_.lock(record_key(prefix_, id) + ":lock", topic_, id));
+  const auto current = find(id);
+  const auto decision = decide_replan(state_of(current), id, plan, limits);
+  if (decision.refusal) {
+    return change_of(*decision.refusal);
   }
-  out = *from_fields(id, r);
+  commit(*decision.event, current->version + 1, &guard);
+  out = *current;
+  out.plan = plan;
+  out.limits = limits;
+  out.version += 1;
   return Change::Done;
 }
 
 KeyStore::Change KeyStore::revoke(const std::string& id, KeyRecord& out) {
-  const auto record = record_key(prefix_, id);
-  const auto at = now_text();
-  const auto reply = pool_.run([&](redis::Connection& c) {
-    return update_.run(c, {record}, {"revoke", at});
-  });
-  const auto& r = redis::expect_ok(reply);
-  if (r.type == REDIS_REPLY_INTEGER) {
-    return Change::NotFound;
+  es::LockGuard guard(path_.locks(), path_.lock(record_key(prefix_, id) + ":lock", topic_, id));
+  auto current = find(id);
+  const auto decision = decide_revoke(state_of(current), id);
+  if (decision.refusal) {
+    return change_of(*decision.refusal);
   }
-  out = *from_fields(id, r);
+  if (decision.event) {
+    commit(*decision.event, current->version + 1, &guard);
+    current = find(id);
+  }
+  out = *current;
   return Change::Done;
 }
 

@@ -30,6 +30,7 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.redis_lanes =
       static_cast<size_t>(env.integer("REDIS_LANES", static_cast<std::int64_t>(c.redis_lanes), 1, 64));
   c.kafka_brokers = env.str("KAFKA_BROKERS", "127.0.0.1:9092");
+  c.apikeys_topic = env.str("KAFKA_TOPIC_APIKEYS", c.apikeys_topic);
   c.kafka_linger_ms = static_cast<int>(env.integer("KAFKA_LINGER_MS", c.kafka_linger_ms, 0, 1000));
   c.kafka_delivery_timeout_ms =
       static_cast<int>(env.integer("KAFKA_DELIVERY_TIMEOUT_MS", c.kafka_delivery_timeout_ms, 100, 300'000));

@@ -40,6 +40,9 @@ struct ServiceConfig {
   // flight, which pays when the round trip to Redis is long.
   size_t redis_lanes = 1;
   std::string kafka_brokers;
+  // KAFKA_TOPIC_APIKEYS: key management's events, which every service
+  // writes (its admin API) and projects (the shared key registry).
+  std::string apikeys_topic = "petstore.apikeys.v1";
   int kafka_linger_ms = 2;
   int kafka_delivery_timeout_ms = 5000;
   int kafka_fetch_wait_max_ms = 10;

@@ -14,9 +14,13 @@ redis::Args view(const std::vector<std::string>& args) {
 }  // namespace
 
 ScriptApplier::ScriptApplier(const es::KeySpace& space, std::string_view apply_lua, std::string service)
+    : ScriptApplier(space, space.base(), apply_lua, std::move(service)) {}
+
+ScriptApplier::ScriptApplier(const es::KeySpace& space, std::string base, std::string_view apply_lua,
+                             std::string service)
     : offsets_key_(space.offsets()),
       ready_key_(space.ready_marker()),
-      base_(space.base()),
+      base_(std::move(base)),
       service_(std::move(service)),
       apply_(std::string(kApplyPreludeLua) + std::string(apply_lua)) {}
 

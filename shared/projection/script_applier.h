@@ -28,6 +28,9 @@ namespace petstore::projection {
 class ScriptApplier : public Applier {
  public:
   ScriptApplier(const es::KeySpace& space, std::string_view apply_lua, std::string service);
+  // With the positions and ready marker of `space` but the read model's keys
+  // under `base` instead of the space's own (the shared API key registry).
+  ScriptApplier(const es::KeySpace& space, std::string base, std::string_view apply_lua, std::string service);
 
   void queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) final;
   [[nodiscard]] std::vector<const redis::Script*> scripts() const final;

@@ -31,8 +31,10 @@ ApiError rebuilding() {
       .retry_after(1);
 }
 
+// The probes. Not the admin API: the key registry is part of the read
+// model (a projection of the keys topic), and is rebuilt with it.
 bool exempt_from_readiness(const std::string& path) {
-  return path == "/healthz" || path == "/readyz" || path.starts_with("/admin/");
+  return path == "/healthz" || path == "/readyz";
 }
 
 }  // namespace
@@ -60,22 +62,30 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       admin_token_(cfg.rate_limit.admin_token),
       gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free), kAdminFailures, admin_token_,
             cfg.trusted_proxies),
-      api_keys_(pool_, cfg.prefix),
+      key_registry_(keys, cfg.prefix),
+      api_keys_(commands_, key_registry_, pool_, reads_, cfg.prefix, cfg.apikeys_topic),
       readiness_(producer_, pool_, keys, cfg.service) {}
 
 void Platform::start(const std::vector<std::string>& topics) {
   for (const auto& t : topics) {
     producer_.partitions(t);
   }
+  producer_.partitions(cfg_.apikeys_topic);
   ids_.set_worker(lease_.start([this](std::int64_t worker) { ids_.set_worker(worker); }));
 }
 
-void Platform::project(const std::vector<std::string>& topics, projection::Applier& applier) {
+void Platform::project(const std::vector<std::string>& own_topics, projection::Applier& applier) {
+  auto topics = own_topics;
+  for (const auto& t : own_topics) {
+    project_by_topic_.add(t, applier);
+  }
+  topics.push_back(cfg_.apikeys_topic);
+  project_by_topic_.add(cfg_.apikeys_topic, key_registry_);
   auto runner = std::make_unique<projection::Runner>(
       kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group("projection"),
                               cfg_.service + "-projection-" + cfg_.instance, topics,
                               cfg_.kafka_fetch_wait_max_ms},
-      pool_, offsets_key_, applier);
+      pool_, offsets_key_, project_by_topic_);
   runner->start();
   readiness_.start(topics, [r = runner.get()] { r->verify_positions(); });
   runners_.push_back(std::move(runner));
@@ -101,8 +111,9 @@ void Platform::stop() {
 void Platform::add_platform_routes(http::Router& router) {
   apikeys::add_admin_routes(router, api_keys_, admin_token_);
   // First, so that nothing is answered from a read model that is not a
-  // whole fold of the log. The probes stay open, and so does the admin API,
-  // whose keys are not part of the read model.
+  // whole fold of the log; only the probes stay open. Before the rate-limit
+  // gate too: while the key registry is rebuilt, a client hears 503 and
+  // Retry-After, never 401 for a key the registry does not hold yet.
   router.before([this](const httplib::Request& req, httplib::Response& res, bool) {
     if (readiness_.ready() || exempt_from_readiness(req.path)) {
       return http::Admission::decided(false);

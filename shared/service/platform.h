@@ -39,10 +39,11 @@ class Platform {
  public:
   Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys);
 
-  // Fails fast when a topic is missing, leases an id worker.
+  // Fails fast when a topic (or the keys topic) is missing, leases an id worker.
   void start(const std::vector<std::string>& topics);
-  // Runs the projection of `topics` with `applier` (positions in
-  // keys.offsets()), and watches whether its read model is ready
+  // Runs the projection of `topics` with `applier`, and of the keys topic
+  // into the shared key registry, in one consumer (positions in
+  // keys.offsets()), and watches whether that read model is ready
   // (projection::Readiness). Called once per service.
   void project(const std::vector<std::string>& topics, projection::Applier& applier);
   // Runs a reactor to `topics` under consumer group "<purpose>".
@@ -88,8 +89,10 @@ class Platform {
   ratelimit::BanCache bans_;
   apikeys::AdminToken admin_token_;
   ratelimit::Gate gate_;
+  apikeys::KeyRegistry key_registry_;
   apikeys::KeyStore api_keys_;
   projection::Readiness readiness_;
+  projection::ByTopic project_by_topic_;
   std::vector<std::unique_ptr<projection::Runner>> runners_;
   std::vector<std::unique_ptr<projection::Reactor>> reactors_;
 };

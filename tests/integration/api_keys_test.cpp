@@ -11,6 +11,9 @@
 #include <set>
 #include <thread>
 
+#include "apikeys/api_key.h"
+#include "events/envelope.h"
+#include "support/event_schema.h"
 #include "support/http_json.h"
 #include "support/stack.h"
 #include "support/store_deployment.h"
@@ -268,6 +271,59 @@ TEST_F(ApiKeysTest, KeysAreStoredOnlyAsHashesAndShownOnce) {
   ASSERT_EQ(r->status, 200);
   EXPECT_EQ(r->body.find(key), std::string::npos);
   EXPECT_NE(r->body.find(id), std::string::npos);
+}
+
+// Key management is events (docs/events.md): each admin command appends
+// one to the keys topic, with the key's digest and never the key; a second
+// revocation appends nothing; the key's history serves the same events.
+TEST_F(ApiKeysTest, KeyManagementIsOnTheLogAndInTheKeysHistory) {
+  auto r =
+      http_->Post("/admin/keys", admin_headers(), R"({"plan":"pro","name":"logged"})", "application/json");
+  ASSERT_EQ(r->status, 201);
+  const std::string key = parse(r->body)["key"].GetString();
+  const std::string id = parse(r->body)["id"].GetString();
+  ASSERT_EQ(http_
+                ->Patch("/admin/keys/" + id, admin_headers(),
+                        R"({"plan":"enterprise","limits":{"perMinute":7,"perDay":70}})", "application/json")
+                ->status,
+            200);
+  ASSERT_EQ(http_->Delete("/admin/keys/" + id, admin_headers())->status, 204);
+  ASSERT_EQ(http_->Delete("/admin/keys/" + id, admin_headers())->status, 204);
+
+  std::vector<std::string> types;
+  for (const auto& m : read_topic(store_->topic("apikeys"))) {
+    const auto e = events::from_message(m);
+    if (e.subject != id) {
+      continue;
+    }
+    EXPECT_EQ(m.key, id);
+    EXPECT_EQ(e.version, static_cast<std::int64_t>(types.size()) + 1);
+    EXPECT_EQ(m.value.find(key.substr(4)), std::string::npos) << m.value;
+    EXPECT_TRUE(matches_published_schema(e.type, e.data)) << e.data;
+    types.push_back(e.type);
+    if (e.type == "io.petstore.apikey.issued") {
+      EXPECT_EQ(std::string(parse(m.value)["digest"].GetString()), apikeys::identify(key)->digest);
+    }
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"io.petstore.apikey.issued", "io.petstore.apikey.replanned",
+                                             "io.petstore.apikey.revoked"}));
+
+  r = http_->Get("/admin/keys/" + id + "/history?limit=2", admin_headers());
+  ASSERT_EQ(r->status, 200) << r->body;
+  auto page = parse(r->body);
+  ASSERT_EQ(page.Size(), 2U);
+  EXPECT_STREQ(page[0]["type"].GetString(), "io.petstore.apikey.issued");
+  EXPECT_STREQ(page[0]["subject"].GetString(), id.c_str());
+  EXPECT_EQ(page[1]["data"]["perMinute"].GetInt64(), 7);
+  ASSERT_TRUE(r->has_header("Link"));
+  r = http_->Get("/admin/keys/" + id + "/history?limit=2&cursor=2", admin_headers());
+  ASSERT_EQ(r->status, 200) << r->body;
+  page = parse(r->body);
+  ASSERT_EQ(page.Size(), 1U);
+  EXPECT_STREQ(page[0]["type"].GetString(), "io.petstore.apikey.revoked");
+  EXPECT_EQ(error_code(http_->Get("/admin/keys/0000000000000000/history", admin_headers())),
+            "api_key_not_found");
+  EXPECT_EQ(http_->Get("/admin/keys/" + id + "/history")->status, 401);
 }
 
 TEST_F(ApiKeysTest, TheAdminApiNeedsTheTokenAndLeaksNothingWithoutIt) {

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <sstream>
 #include <thread>
 
 #include "events/envelope.h"
@@ -28,12 +29,12 @@ class PetstoreAuditTest : public ::testing::Test {
 
   // Runs the tool on this test's topics; standard error is left to the log.
   static CommandRun audit(const std::string& args) {
-    const std::string cmd = std::string(PETSTORE_AUDIT_BINARY) + " --no-progress --redis " +
-                            Stack::get().redis_host + ":" + std::to_string(Stack::get().redis_port) +
-                            " --prefix " + store_->prefix() + " --brokers " + Stack::get().kafka_brokers +
-                            " --topic-pets " + store_->topic("pets") + " --topic-categories " +
-                            store_->topic("categories") + " --topic-orders " + store_->topic("orders") +
-                            " --topic-inventory " + store_->topic("inventory") + " " + args;
+    const std::string cmd =
+        std::string(PETSTORE_AUDIT_BINARY) + " --no-progress --redis " + Stack::get().redis_host + ":" +
+        std::to_string(Stack::get().redis_port) + " --prefix " + store_->prefix() + " --brokers " +
+        Stack::get().kafka_brokers + " --topic-pets " + store_->topic("pets") + " --topic-categories " +
+        store_->topic("categories") + " --topic-orders " + store_->topic("orders") + " --topic-inventory " +
+        store_->topic("inventory") + " --topic-apikeys " + store_->topic("apikeys") + " " + args;
     return run_command(cmd);
   }
 
@@ -123,6 +124,15 @@ TEST_F(PetstoreAuditTest, EveryEventTypeOfTheContractIsWrittenAndValid) {
             200);
   const auto empty = id_of(post_json(*http_, "/categories", R"({"name":"Fish"})"));
   ASSERT_EQ(http_->Delete(("/categories/" + std::to_string(empty)).c_str())->status, 204);
+  // Key management: a key issued (the store's own key was too), re-planned, revoked.
+  const httplib::Headers admin = {{"Authorization", std::string("Bearer ") + kAdminToken}};
+  const auto issued =
+      http_->Post("/admin/keys", admin, R"({"plan":"free","name":"audited"})", "application/json");
+  ASSERT_EQ(issued->status, 201);
+  const std::string key_id = parse(issued->body)["id"].GetString();
+  ASSERT_EQ(http_->Patch("/admin/keys/" + key_id, admin, R"({"plan":"pro"})", "application/json")->status,
+            200);
+  ASSERT_EQ(http_->Delete("/admin/keys/" + key_id, admin)->status, 204);
 
   const auto run = audit("verify --json");
   ASSERT_EQ(run.status, 0) << run.out;
@@ -142,7 +152,21 @@ TEST_F(PetstoreAuditTest, EveryEventTypeOfTheContractIsWrittenAndValid) {
     EXPECT_TRUE(types.HasMember(type.c_str()) && types[type.c_str()].GetInt64() >= 1)
         << type << " was never written; verify saw " << run.out;
   }
-  EXPECT_EQ(listed, 20U);
+  EXPECT_EQ(listed, 23U);
+
+  // The history of key management, one key's at a time.
+  const auto history = audit("history --json --key " + key_id);
+  ASSERT_EQ(history.status, 0) << history.out;
+  std::vector<std::string> types_of_key;
+  std::istringstream lines(history.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto e = parse(line);
+    EXPECT_STREQ(e["subject"].GetString(), key_id.c_str()) << line;
+    types_of_key.emplace_back(e["type"].GetString());
+  }
+  EXPECT_EQ(types_of_key,
+            (std::vector<std::string>{"io.petstore.apikey.issued", "io.petstore.apikey.replanned",
+                                      "io.petstore.apikey.revoked"}));
 }
 
 // rebuild folds the log with the services' own projection code under a

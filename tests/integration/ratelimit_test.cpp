@@ -14,6 +14,7 @@
 #include "ratelimit/limiter.h"
 #include "redis/multiplexer.h"
 #include "redis/pool.h"
+#include "support/key_management.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
@@ -111,7 +112,8 @@ TEST_F(RateLimit, BansStartAfterRepeatedDenialsLiftOnTimeAndDouble) {
 
 TEST_F(RateLimit, TheGateAnswersABannedKeyFromMemoryUntilTheBansEnd) {
   redis::Pool pool(test_redis(), 4);
-  apikeys::KeyStore keys(pool, prefix_);
+  KeyManagement management(pool, redis_, prefix_);
+  auto& keys = management.store;
   const auto issued = keys.issue(apikeys::Plan::Enterprise, {1, 1000, 3600, 86400}, "");
   ratelimit::Limiter limiter(redis_, prefix_, ratelimit::BanPolicy{2, 60, 60, 600, 600});
   // A clock that moves a microsecond per look, as real time does between lookups.
@@ -148,7 +150,8 @@ TEST_F(RateLimit, TheGateAnswersABannedKeyFromMemoryUntilTheBansEnd) {
 // the gate's answer, never what the handler read.
 TEST_F(RateLimit, ADeferredCheckDecidesWhatAGetSendsAfterItsHandlerRead) {
   redis::Pool pool(test_redis(), 2);
-  apikeys::KeyStore keys(pool, prefix_);
+  KeyManagement management(pool, redis_, prefix_);
+  auto& keys = management.store;
   const auto issued = keys.issue(apikeys::Plan::Enterprise, {1, 1000, 3600, 86400}, "");
   const auto revoked = keys.issue(apikeys::Plan::Enterprise, {100, 1000, 3600, 86400}, "");
   apikeys::KeyRecord gone;

@@ -20,8 +20,10 @@ struct Position {
   }
 };
 
-// The aggregate kinds, each with its own topic (docs/events.md).
-enum class Kind { Pets, Categories, Orders, Inventory };
+// The aggregate kinds, each with its own topic (docs/events.md). An API
+// key's subject is its 16 hex digit id; AuditEvent::subject holds those 64
+// bits as an int64 (key_subject), and findings name the key in their detail.
+enum class Kind { Pets, Categories, Orders, Inventory, ApiKeys };
 const char* to_string(Kind k);
 
 // One record that is a valid CloudEvent of the contract: what the checks

@@ -18,9 +18,10 @@ commands:
   rebuild                fold the log into a key prefix of its own with the
                          services' projection code and compare that with the
                          live read model; exit 1 and list every difference
-  history --pet ID | --order ID | --category ID
+  history --pet ID | --order ID | --category ID | --key KEY_ID
                          the audit trail of one aggregate across every topic
-                         that mentions it
+                         that mentions it (a key: its issue, re-plans and
+                         revocation)
   as-of TIME --pet ID | --order ID | --category ID | --inventory PET_ID
                          the aggregate's state folded from the events up to
                          TIME (RFC 3339)
@@ -45,31 +46,30 @@ options:
                          live projections to reach the end of the log
   --no-progress          no progress on standard error
   --topic-pets NAME, --topic-categories NAME, --topic-orders NAME,
-  --topic-inventory NAME topics (default: $KAFKA_TOPIC_* or petstore.*.v1)
+  --topic-inventory NAME, --topic-apikeys NAME
+                         topics (default: $KAFKA_TOPIC_* or petstore.*.v1)
 )";
 }
 
 namespace {
 
-std::string env_or(const char *name, std::string fallback) {
-  const char *v = std::getenv(name);
+std::string env_or(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' ? std::string(v) : std::move(fallback);
 }
 
-std::int64_t positive(const std::string &flag, const std::string &text) {
+std::int64_t positive(const std::string& flag, const std::string& text) {
   std::int64_t v = 0;
-  const auto [end, ec] =
-      std::from_chars(text.data(), text.data() + text.size(), v);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || v < 0) {
-    throw std::invalid_argument(flag + " takes a non-negative integer, not '" +
-                                text + "'");
+    throw std::invalid_argument(flag + " takes a non-negative integer, not '" + text + "'");
   }
   return v;
 }
 
-} // namespace
+}  // namespace
 
-Options parse_options(const std::vector<std::string> &args) {
+Options parse_options(const std::vector<std::string>& args) {
   Options o;
   o.brokers = env_or("KAFKA_BROKERS", "");
   if (o.brokers.empty()) {
@@ -78,24 +78,21 @@ Options parse_options(const std::vector<std::string> &args) {
   }
   o.redis.host = env_or("REDIS_HOST", o.redis.host);
   o.redis.unix_socket = env_or("REDIS_SOCKET", "");
-  o.redis.command_timeout = std::chrono::seconds(30); // reads whole sorted sets
+  o.redis.command_timeout = std::chrono::seconds(30);  // reads whole sorted sets
   o.prefix = env_or("PETSTORE_PREFIX", o.prefix);
   if (const auto port = env_or("REDIS_PORT", ""); !port.empty()) {
     o.redis.port = static_cast<int>(positive("REDIS_PORT", port));
   }
-  o.topics.names[Kind::Pets] =
-      env_or("KAFKA_TOPIC_PETS", o.topics.names[Kind::Pets]);
-  o.topics.names[Kind::Categories] =
-      env_or("KAFKA_TOPIC_CATEGORIES", o.topics.names[Kind::Categories]);
-  o.topics.names[Kind::Orders] =
-      env_or("KAFKA_TOPIC_ORDERS", o.topics.names[Kind::Orders]);
-  o.topics.names[Kind::Inventory] =
-      env_or("KAFKA_TOPIC_INVENTORY", o.topics.names[Kind::Inventory]);
+  o.topics.names[Kind::Pets] = env_or("KAFKA_TOPIC_PETS", o.topics.names[Kind::Pets]);
+  o.topics.names[Kind::Categories] = env_or("KAFKA_TOPIC_CATEGORIES", o.topics.names[Kind::Categories]);
+  o.topics.names[Kind::Orders] = env_or("KAFKA_TOPIC_ORDERS", o.topics.names[Kind::Orders]);
+  o.topics.names[Kind::Inventory] = env_or("KAFKA_TOPIC_INVENTORY", o.topics.names[Kind::Inventory]);
+  o.topics.names[Kind::ApiKeys] = env_or("KAFKA_TOPIC_APIKEYS", o.topics.names[Kind::ApiKeys]);
 
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
-    const auto &a = args[i];
-    const auto value = [&]() -> const std::string & {
+    const auto& a = args[i];
+    const auto value = [&]() -> const std::string& {
       if (i + 1 >= args.size()) {
         throw std::invalid_argument(a + " needs a value");
       }
@@ -113,20 +110,18 @@ Options parse_options(const std::vector<std::string> &args) {
     } else if (a == "--until-offset") {
       o.bounds.until_offset = positive(a, value());
     } else if (a == "--until-time") {
-      const auto &t = value();
+      const auto& t = value();
       o.bounds.until_time_ms = text::parse_time_ms(t);
       if (!o.bounds.until_time_ms) {
-        throw std::invalid_argument(
-            "--until-time takes an RFC 3339 date-time, not '" + t + "'");
+        throw std::invalid_argument("--until-time takes an RFC 3339 date-time, not '" + t + "'");
       }
     } else if (a == "--max-pending-age") {
       o.max_pending_age = std::chrono::seconds(positive(a, value()));
     } else if (a == "--redis") {
-      const auto &hp = value();
+      const auto& hp = value();
       const auto colon = hp.rfind(':');
       if (colon == std::string::npos || colon == 0) {
-        throw std::invalid_argument("--redis takes HOST:PORT, not '" + hp +
-                                    "'");
+        throw std::invalid_argument("--redis takes HOST:PORT, not '" + hp + "'");
       }
       o.redis.host = hp.substr(0, colon);
       o.redis.port = static_cast<int>(positive(a, hp.substr(colon + 1)));
@@ -152,6 +147,18 @@ Options parse_options(const std::vector<std::string> &args) {
       o.topics.names[Kind::Orders] = value();
     } else if (a == "--topic-inventory") {
       o.topics.names[Kind::Inventory] = value();
+    } else if (a == "--topic-apikeys") {
+      o.topics.names[Kind::ApiKeys] = value();
+    } else if (a == "--key") {
+      const auto& id = value();
+      if (o.kind) {
+        throw std::invalid_argument("name one aggregate");
+      }
+      if (id.size() != 16 || id.find_first_not_of("0123456789abcdef") != std::string::npos) {
+        throw std::invalid_argument("--key takes an API key id (16 lowercase hex digits), not '" + id + "'");
+      }
+      o.kind = Kind::ApiKeys;
+      o.id = key_subject(id);
     } else if (a == "--pet") {
       target(Kind::Pets);
     } else if (a == "--category") {
@@ -185,37 +192,31 @@ Options parse_options(const std::vector<std::string> &args) {
       o.into = o.prefix + "-rebuild";
     }
     if (o.into == o.prefix || o.prefix.empty()) {
-      throw std::invalid_argument(
-          "--into must name a prefix other than the live one");
+      throw std::invalid_argument("--into must name a prefix other than the live one");
     }
     if (o.redis.port > 65535) {
       throw std::invalid_argument("the Redis port is out of range");
     }
   } else if (o.command == "history") {
     if (positional.size() != 1 || !o.kind || *o.kind == Kind::Inventory) {
-      throw std::invalid_argument(
-          "history takes one of --pet, --order or --category");
+      throw std::invalid_argument("history takes one of --pet, --order, --category or --key");
     }
   } else if (o.command == "as-of") {
-    if (positional.size() != 2 || !o.kind) {
-      throw std::invalid_argument("as-of takes a time and one of --pet, "
-                                  "--order, --category or --inventory");
+    if (positional.size() != 2 || !o.kind || *o.kind == Kind::ApiKeys) {
+      throw std::invalid_argument("as-of takes a time and one of --pet, --order, --category or --inventory");
     }
     const auto t = text::parse_time_ms(positional[1]);
     if (!t) {
-      throw std::invalid_argument("as-of takes an RFC 3339 date-time, not '" +
-                                  positional[1] + "'");
+      throw std::invalid_argument("as-of takes an RFC 3339 date-time, not '" + positional[1] + "'");
     }
-    o.bounds.until_time_ms =
-        o.bounds.until_time_ms ? std::min(*o.bounds.until_time_ms, *t) : *t;
+    o.bounds.until_time_ms = o.bounds.until_time_ms ? std::min(*o.bounds.until_time_ms, *t) : *t;
   } else {
     throw std::invalid_argument("unknown command " + o.command);
   }
   if (o.brokers.empty()) {
-    throw std::invalid_argument(
-        "no brokers: pass --brokers or set KAFKA_BROKERS");
+    throw std::invalid_argument("no brokers: pass --brokers or set KAFKA_BROKERS");
   }
   return o;
 }
 
-} // namespace petstore::audit
+}  // namespace petstore::audit

@@ -126,6 +126,8 @@ bool mentions(const AuditEvent& e, Kind kind, std::int64_t id) {
              (e.kind == Kind::Inventory && data_mentions(e, "orderId", id));
     case Kind::Inventory:
       return e.kind == Kind::Inventory && e.subject == id;
+    case Kind::ApiKeys:  // issued, re-planned, revoked
+      return e.kind == Kind::ApiKeys && e.subject == id;
   }
   return false;
 }
@@ -205,13 +207,15 @@ struct Lag {
   bool ahead = false;
 };
 
-// The rebuild's own positions, per service: fixed once the fold is done.
+// The rebuild's own positions, per service: fixed once the fold is done;
+// and whose live positions each is compared with.
 using Positions = std::map<std::string, std::map<std::string, std::int64_t>>;
 
-Lag lag(redis::Connection& conn, const Positions& rebuilt, const Options& o) {
+Lag lag(redis::Connection& conn, const Positions& rebuilt, const std::map<std::string, std::string>& live_of,
+        const Options& o) {
   Lag out;
   for (const auto& [service, reached] : rebuilt) {
-    const auto live_at = positions(conn, es::KeySpace(o.prefix, service).offsets());
+    const auto live_at = positions(conn, es::KeySpace(o.prefix, live_of.at(service)).offsets());
     for (const auto& [field, offset] : reached) {
       const auto it = live_at.find(field);
       const auto at = it == live_at.end() ? -1 : it->second;
@@ -235,10 +239,18 @@ int run_rebuild(const Options& o) {
   rebuilt.push_back(pets_read_model(o.into));
   rebuilt.push_back(orders_read_model(o.into));
   rebuilt.push_back(inventory_read_model(o.into));
-  std::int64_t cleared = 0;
-  for (const auto& m : rebuilt) {
-    cleared += clear_space(conn, es::KeySpace(o.into, m.service).base());
-  }
+  rebuilt.push_back(keys_read_model(o.into));
+  const auto clear_rebuilt = [&] {
+    std::int64_t n = 0;
+    for (const auto& m : rebuilt) {
+      n += clear_space(conn, es::KeySpace(o.into, m.service).base());
+      if (!m.data_stem.empty()) {
+        n += clear_space(conn, m.data_base(o.into));
+      }
+    }
+    return n;
+  };
+  const std::int64_t cleared = clear_rebuilt();
   if (cleared > 0) {
     std::fprintf(stderr, "petstore-audit: deleted %lld keys of an earlier rebuild under %s\n",
                  static_cast<long long>(cleared), o.into.c_str());
@@ -251,6 +263,7 @@ int run_rebuild(const Options& o) {
   by_topic.add(o.topics.names.at(Kind::Categories), *rebuilt[0].applier);
   by_topic.add(o.topics.names.at(Kind::Orders), *rebuilt[1].applier);
   by_topic.add(o.topics.names.at(Kind::Inventory), *rebuilt[2].applier);
+  by_topic.add(o.topics.names.at(Kind::ApiKeys), *rebuilt[3].applier);
   constexpr std::size_t kBatch = 1000;
   std::vector<kafka::Message> batch;
   batch.reserve(kBatch);
@@ -279,29 +292,29 @@ int run_rebuild(const Options& o) {
   // applied everything the rebuild read.
   const auto deadline = std::chrono::steady_clock::now() + o.settle;
   Positions reached;
+  std::map<std::string, std::string> live_of;
   for (const auto& m : rebuilt) {
     reached[m.service] = positions(conn, es::KeySpace(o.into, m.service).offsets());
+    live_of[m.service] = m.live_positions_of.empty() ? m.service : m.live_positions_of;
   }
-  auto where = lag(conn, reached, o);
+  auto where = lag(conn, reached, live_of, o);
   while (!where.behind.empty() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    where = lag(conn, reached, o);
+    where = lag(conn, reached, live_of, o);
   }
 
   std::vector<Difference> differences;
   std::size_t keys = 0;
   for (const auto& m : rebuilt) {
-    const auto a = read_space(conn, es::KeySpace(o.prefix, m.service).base());
-    const auto b = read_space(conn, es::KeySpace(o.into, m.service).base());
+    const auto a = read_space(conn, m.data_base(o.prefix));
+    const auto b = read_space(conn, m.data_base(o.into));
     keys += b.size();
     auto d = compare(m.service, a, b, m.not_from_log);
     differences.insert(differences.end(), std::make_move_iterator(d.begin()),
                        std::make_move_iterator(d.end()));
   }
   if (!o.keep) {
-    for (const auto& m : rebuilt) {
-      clear_space(conn, es::KeySpace(o.into, m.service).base());
-    }
+    clear_rebuilt();
   }
 
   std::printf(
@@ -331,7 +344,12 @@ int run_history(const Options& o) {
       json::Writer w;
       w.begin_object().field("time", e.time).field("topic", e.at.topic);
       w.field("partition", static_cast<std::int64_t>(e.at.partition)).field("offset", e.at.offset);
-      w.field("id", e.id).field("type", e.type).field("subject", e.subject).field("version", e.version);
+      w.field("id", e.id).field("type", e.type).field("version", e.version);
+      if (e.kind == Kind::ApiKeys) {
+        w.field("subject", subject_text(e.kind, e.subject));
+      } else {
+        w.field("subject", e.subject);
+      }
       w.field("schemaVersion", static_cast<std::int64_t>(e.schema_version))
           .key("data")
           .raw(e.data)
@@ -346,8 +364,8 @@ int run_history(const Options& o) {
     }
   }
   if (events.empty()) {
-    std::fprintf(stderr, "petstore-audit: no event mentions %s %lld\n", to_string(*o.kind),
-                 static_cast<long long>(o.id));
+    std::fprintf(stderr, "petstore-audit: no event mentions %s %s\n", to_string(*o.kind),
+                 subject_text(*o.kind, o.id).c_str());
     return 1;
   }
   return 0;

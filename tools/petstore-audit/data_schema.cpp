@@ -28,6 +28,8 @@ struct DataSchema::Node {
   std::optional<std::int64_t> max_length;
   enum class Format { None, DateTime, Uuid, Decimal, Sequence };
   Format format = Format::None;
+  // pattern: only "^[0-9a-f]{N}$" (an API key's id and digest): N lowercase hex digits.
+  std::optional<std::size_t> hex_digits;
 };
 
 namespace {
@@ -187,6 +189,17 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
       n.min_length = integer_keyword(value, where, "minLength");
     } else if (key == "maxLength") {
       n.max_length = integer_keyword(value, where, "maxLength");
+    } else if (key == "pattern") {
+      const std::string_view p = value.IsString() ? value.GetString() : "";
+      constexpr std::string_view head = "^[0-9a-f]{", tail = "}$";
+      std::size_t digits = 0;
+      const auto* first = p.data() + std::min(p.size(), head.size());
+      const auto* last = p.data() + p.size() - std::min(p.size(), tail.size());
+      const auto [end, ec] = std::from_chars(first, std::max(first, last), digits);
+      if (!p.starts_with(head) || !p.ends_with(tail) || ec != std::errc() || end != last || digits == 0) {
+        refuse(where, "patterns known: ^[0-9a-f]{N}$");
+      }
+      n.hex_digits = digits;
     } else if (key == "format") {
       const std::string_view f = value.IsString() ? value.GetString() : "";
       if (f == "date-time") {
@@ -392,6 +405,10 @@ std::optional<std::string> check(const Node& n, const rapidjson::Value& v, const
     }
     if (const auto problem = check_format(n.format, s)) {
       return at(*problem);
+    }
+    if (n.hex_digits &&
+        (s.size() != *n.hex_digits || s.find_first_not_of("0123456789abcdef") != std::string_view::npos)) {
+      return at("is not " + std::to_string(*n.hex_digits) + " lowercase hex digits");
     }
   } else if (!n.enumeration.empty()) {
     return at("is not one of the listed values");

@@ -67,6 +67,7 @@ auto decode_or_report(const AuditEvent& e, Findings& out, Decode decode)
 std::unique_ptr<KindChecker> make_pets_checker();  // pets and categories
 std::unique_ptr<KindChecker> make_orders_checker(SagaFacts& saga);
 std::unique_ptr<KindChecker> make_inventory_checker(SagaFacts& saga);
+std::unique_ptr<KindChecker> make_apikeys_checker();
 
 // The state of one aggregate folded from its events (all of one kind, in
 // order), as one JSON object, or null before its first event: what `as-of`

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstdio>
 
 #include "events/dataschema.h"
 #include "json/parse.h"
@@ -19,6 +20,8 @@ const char* to_string(Kind k) {
       return "order";
     case Kind::Inventory:
       return "inventory";
+    case Kind::ApiKeys:
+      return "apikey";
   }
   return "?";
 }
@@ -62,7 +65,37 @@ std::int64_t decimal(std::string_view s) {
   return v;
 }
 
+bool is_key_id(std::string_view s) {
+  return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+// Digits only, no sign, no leading zero, below 2^53: an id of the store.
+bool is_store_id(std::string_view s) {
+  return !s.empty() && s.size() <= 16 && s[0] != '0' &&
+         s.find_first_not_of("0123456789") == std::string_view::npos && decimal(s) < (std::int64_t{1} << 53);
+}
+
+bool is_service_source(std::string_view s) {
+  return s == "/petstore/pets" || s == "/petstore/orders" || s == "/petstore/inventory";
+}
+
 }  // namespace
+
+std::int64_t key_subject(std::string_view id) {
+  std::uint64_t v = 0;
+  std::from_chars(id.data(), id.data() + id.size(), v, 16);
+  return static_cast<std::int64_t>(v);
+}
+
+std::string subject_text(Kind kind, std::int64_t subject) {
+  if (kind != Kind::ApiKeys) {
+    return std::to_string(subject);
+  }
+  std::array<char, 17> hex{};
+  std::snprintf(hex.data(), hex.size(), "%016llx",
+                static_cast<unsigned long long>(static_cast<std::uint64_t>(subject)));
+  return hex.data();
+}
 
 std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms,
                                        const Topics& topics, const SchemaRegistry& schemas, Findings& out,
@@ -120,7 +153,13 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
     return std::nullopt;
   }
   // The schema has checked each value's shape; what is left relates them.
-  e.subject = decimal(h("ce_subject"));
+  const auto subject = h("ce_subject");
+  if (*kind == Kind::ApiKeys ? !is_key_id(subject) : !is_store_id(subject)) {
+    bad("bad_header", *kind == Kind::ApiKeys ? "ce_subject is not an API key id (16 lowercase hex digits)"
+                                             : "ce_subject is not a positive decimal below 2^53");
+    return std::nullopt;
+  }
+  e.subject = *kind == Kind::ApiKeys ? key_subject(subject) : decimal(subject);
   e.version = decimal(h("ce_sequence"));
   e.time = std::string(h("ce_time"));
   e.schema_version = static_cast<int>(decimal(h("ce_schemaversion")));
@@ -128,8 +167,9 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
   if (h("ce_subject") != m.key) {
     bad("bad_header", "ce_subject differs from the record key");
   }
-  if (h("ce_source") != source_of(*kind)) {
-    bad("bad_header", "ce_source is not " + std::string(source_of(*kind)));
+  if (*kind == Kind::ApiKeys ? !is_service_source(h("ce_source")) : h("ce_source") != source_of(*kind)) {
+    bad("bad_header", *kind == Kind::ApiKeys ? "ce_source is not a service of the store"
+                                             : "ce_source is not " + std::string(source_of(*kind)));
   }
   const auto* schema = schemas.find(e.type, e.schema_version);
   if (schema == nullptr && !schemas.knows_type(e.type)) {
@@ -162,9 +202,15 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
     bad("bad_data", "data " + *problem);
     return std::nullopt;
   }
-  const char* id_member = *kind == Kind::Inventory ? "petId" : "id";
-  if (!doc.IsObject() || !doc.HasMember(id_member) || !doc[id_member].IsInt64() ||
-      doc[id_member].GetInt64() != e.subject) {
+  if (*kind == Kind::ApiKeys) {
+    if (!doc.IsObject() || !doc.HasMember("keyId") || !doc["keyId"].IsString() ||
+        std::string_view(doc["keyId"].GetString(), doc["keyId"].GetStringLength()) != subject) {
+      bad("bad_data", "data.keyId is not the subject");
+      return std::nullopt;
+    }
+  } else if (const char* id_member = *kind == Kind::Inventory ? "petId" : "id";
+             !doc.IsObject() || !doc.HasMember(id_member) || !doc[id_member].IsInt64() ||
+             doc[id_member].GetInt64() != e.subject) {
     bad("bad_data", std::string("data.") + id_member + " is not the subject");
     return std::nullopt;
   }

@@ -16,7 +16,8 @@ struct Topics {
   std::map<Kind, std::string> names{{Kind::Pets, "petstore.pets.v1"},
                                     {Kind::Categories, "petstore.categories.v1"},
                                     {Kind::Orders, "petstore.orders.v1"},
-                                    {Kind::Inventory, "petstore.inventory.v1"}};
+                                    {Kind::Inventory, "petstore.inventory.v1"},
+                                    {Kind::ApiKeys, "petstore.apikeys.v1"}};
   std::map<std::string, int, std::less<>> partitions;  // filled from the broker
 
   [[nodiscard]] std::optional<Kind> kind_of(std::string_view topic) const;
@@ -31,9 +32,16 @@ struct Topics {
 //   application/json, ce_dataschema (when present) naming that schema;
 // - the partition is murmur2(key) modulo the topic's partition count;
 // - the data is JSON that validates against its schema, and names the
-//   subject (id, or petId for a stock ledger).
+//   subject (id, or petId for a stock ledger, keyId for an API key).
+// An API key event's ce_subject is the key's id (16 lowercase hex digits)
+// and its ce_source any of the three services (each serves the admin API).
 // Returns the event, or nullopt after adding what is wrong to `out`. The
 // data is parsed into `data`, and the event's `parsed` points there.
+// An API key's id as the int64 AuditEvent::subject holds (its 64 bits),
+// and a subject as its events spell it (decimal, or a key's 16 hex digits).
+std::int64_t key_subject(std::string_view id);
+std::string subject_text(Kind kind, std::int64_t subject);
+
 std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms,
                                        const Topics& topics, const SchemaRegistry& schemas, Findings& out,
                                        rapidjson::Document& data);

@@ -32,7 +32,8 @@ Verifier::Verifier(const Topics& topics, VerifyOptions options)
       options_(options),
       pets_(make_pets_checker()),
       orders_(make_orders_checker(saga_)),
-      inventory_(make_inventory_checker(saga_)) {}
+      inventory_(make_inventory_checker(saga_)),
+      apikeys_(make_apikeys_checker()) {}
 
 Verifier::~Verifier() = default;
 
@@ -42,6 +43,8 @@ KindChecker& Verifier::checker(Kind k) {
       return *orders_;
     case Kind::Inventory:
       return *inventory_;
+    case Kind::ApiKeys:
+      return *apikeys_;
     default:
       return *pets_;
   }
@@ -89,7 +92,8 @@ void Verifier::add(const kafka::Message& m, std::int64_t timestamp_ms) {
   }
   last = e.version;
 
-  if (e.version == 1 && e.kind != Kind::Inventory) {  // a stock ledger shares its pet's id
+  // A stock ledger shares its pet's id; API keys have ids of their own kind.
+  if (e.version == 1 && e.kind != Kind::Inventory && e.kind != Kind::ApiKeys) {
     const auto [creator, fresh] = creators_.try_emplace(e.subject, e.kind);
     if (!fresh && creator->second != e.kind) {
       report(

@@ -67,6 +67,7 @@ class Verifier {
   std::unique_ptr<KindChecker> pets_;
   std::unique_ptr<KindChecker> orders_;
   std::unique_ptr<KindChecker> inventory_;
+  std::unique_ptr<KindChecker> apikeys_;
 
   struct AggregateKey {
     Kind kind;

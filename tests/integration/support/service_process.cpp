@@ -17,6 +17,7 @@
 #include <fstream>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -238,6 +239,18 @@ std::map<std::string, std::string> deployment_env(const std::string& prefix,
   };
   for (const auto& [k, v] : overrides) {
     env[k] = v;
+  }
+  // Key management's topic, the deployment's own (once per prefix: a test
+  // may ask for the environment again to start more replicas).
+  if (!env.contains("KAFKA_TOPIC_APIKEYS")) {
+    static std::mutex mutex;
+    static std::set<std::string> created;
+    const std::lock_guard lock(mutex);
+    const auto topic = prefix + ".apikeys";
+    if (created.insert(topic).second) {
+      create_topic(topic, 1);
+    }
+    env["KAFKA_TOPIC_APIKEYS"] = topic;
   }
   return env;
 }

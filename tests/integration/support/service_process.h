@@ -81,7 +81,8 @@ std::string issue_api_key(httplib::Client& admin, const std::string& plan_json);
 std::string issue_unlimited_key(httplib::Client& admin);
 
 // The environment of a test deployment's services: Redis prefix `prefix`, the
-// test broker and Redis, then `overrides` (topic names, test settings).
+// test broker and Redis, then `overrides` (topic names, test settings), and
+// unless they name one, a keys topic "<prefix>.apikeys" of the deployment's own.
 std::map<std::string, std::string> deployment_env(const std::string& prefix,
                                                   const std::map<std::string, std::string>& overrides);
 

@@ -6,7 +6,7 @@ namespace petstore::audit {
 ReadModel inventory_read_model(const std::string& prefix) {
   inventory::InventoryKeys keys(prefix);
   return {"inventory", std::make_unique<inventory::InventoryProjection>(keys),
-          inventory::InventoryKeys::not_from_log()};
+          inventory::InventoryKeys::not_from_log(), "", ""};
 }
 
 }  // namespace petstore::audit

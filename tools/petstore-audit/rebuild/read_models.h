@@ -17,10 +17,23 @@ struct ReadModel {
   std::string service;  // "pets": the key space "<prefix>:{pets}:"
   std::unique_ptr<projection::Applier> applier;
   es::NotFromLog not_from_log;
+  // Where its keys are, when not in the service's key space: the key
+  // registry's are "<prefix>:apikey..." (records and index), its positions
+  // in the key space. Empty for the services.
+  std::string data_stem;
+  // Whose positions record the live projection of its topics (the key
+  // registry: every service's; pets' are compared). Empty: `service`.
+  std::string live_positions_of;
+
+  [[nodiscard]] std::string data_base(const std::string& prefix) const {
+    return data_stem.empty() ? es::KeySpace(prefix, service).base() : prefix + data_stem;
+  }
 };
 
 ReadModel pets_read_model(const std::string& prefix);  // pets and categories
 ReadModel orders_read_model(const std::string& prefix);
 ReadModel inventory_read_model(const std::string& prefix);
+// The key registry, with the shared code the services apply it with.
+ReadModel keys_read_model(const std::string& prefix);
 
 }  // namespace petstore::audit

@@ -11,17 +11,26 @@ namespace {
 class Log {
  public:
   Log() {
-    topics_.names = {{Kind::Pets, "p"}, {Kind::Categories, "c"}, {Kind::Orders, "o"}, {Kind::Inventory, "i"}};
-    topics_.partitions = {{"p", 1}, {"c", 1}, {"o", 1}, {"i", 1}};
+    topics_.names = {{Kind::Pets, "p"},
+                     {Kind::Categories, "c"},
+                     {Kind::Orders, "o"},
+                     {Kind::Inventory, "i"},
+                     {Kind::ApiKeys, "k"}};
+    topics_.partitions = {{"p", 1}, {"c", 1}, {"o", 1}, {"i", 1}, {"k", 1}};
   }
 
   kafka::Message& add(const std::string& topic, const std::string& type, std::int64_t subject,
+                      std::int64_t version, std::string data) {
+    return add(topic, type, std::to_string(subject), version, std::move(data));
+  }
+
+  kafka::Message& add(const std::string& topic, const std::string& type, const std::string& subject,
                       std::int64_t version, std::string data) {
     events::Envelope e;
     e.id = events::new_event_id();
     e.type = "io.petstore." + type;
     e.source = topic == "o" ? "/petstore/orders" : topic == "i" ? "/petstore/inventory" : "/petstore/pets";
-    e.subject = std::to_string(subject);
+    e.subject = subject;
     e.version = version;
     e.time = "2026-11-22T10:00:00.000Z";
     e.data = std::move(data);
@@ -205,6 +214,41 @@ TEST(Verify, EveryRecordIsACloudEventOfTheContract) {
   EXPECT_EQ(r.findings[7].detail, "headers /: lacks the required member content-type");
   EXPECT_EQ(r.findings[9].detail, "headers /ce_id: is not a UUID");
   EXPECT_EQ(r.events.count(Kind::Pets), 0U);
+}
+
+// Key management (docs/events.md): issued first, nothing after revocation,
+// each event as the admin API writes it.
+constexpr const char* kKeyId = "0123456789abcdef";
+constexpr const char* kDigest = "0123456789abcdefaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+constexpr const char* kPro =
+    R"("plan":"pro","perMinute":300,"perDay":10000,"minuteWindowSeconds":60,"dayWindowSeconds":86400)";
+
+TEST(Verify, KeyManagementFollowsTheKeysLifeCycle) {
+  Log log;
+  log.add("k", "apikey.issued", kKeyId, 1,
+          R"({"keyId":")" + std::string(kKeyId) + R"(","digest":")" + kDigest + R"(",)" + kPro +
+              R"(,"name":"a"})");
+  log.add("k", "apikey.replanned", kKeyId, 2, R"({"keyId":")" + std::string(kKeyId) + R"(",)" + kPro + "}");
+  log.add("k", "apikey.revoked", kKeyId, 3, R"({"keyId":")" + std::string(kKeyId) + R"("})");
+  EXPECT_EQ(rules(log.verify()), Rules{});
+  EXPECT_EQ(log.verify().events.at(Kind::ApiKeys), 3);
+
+  log.add("k", "apikey.replanned", kKeyId, 4, R"({"keyId":")" + std::string(kKeyId) + R"(",)" + kPro + "}");
+  EXPECT_EQ(rules(log.verify()), Rules{"after_revocation"});
+}
+
+TEST(Verify, KeyEventsMustNameTheirKeyAndBeWhatTheAdminApiWrites) {
+  Log log;
+  // Version 1 is not an issue; a fixed plan with other limits; a subject
+  // that is not a key id; data naming another key.
+  log.add("k", "apikey.revoked", "00000000000000aa", 1, R"({"keyId":"00000000000000aa"})");
+  log.add(
+      "k", "apikey.issued", kKeyId, 1,
+      R"({"keyId":")" + std::string(kKeyId) + R"(","digest":")" + kDigest +
+          R"(","plan":"pro","perMinute":301,"perDay":10000,"minuteWindowSeconds":60,"dayWindowSeconds":86400,"name":""})");
+  log.add("k", "apikey.revoked", "42", 1, R"({"keyId":"0123456789abcdef"})");
+  log.add("k", "apikey.revoked", "00000000000000bb", 2, R"({"keyId":"00000000000000cc"})");
+  EXPECT_EQ(rules(log.verify()), (Rules{"creation_not_first", "undecodable", "bad_header", "bad_data"}));
 }
 
 }  // namespace
