@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <string_view>
 
-#include "error/api_error.h"
 #include "json/reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
@@ -15,25 +14,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
       const std::string name(m.name.GetString(), m.name.GetStringLength());
       try {
         (void)in.optional_int64(name.c_str());
-      } catch (const ApiException&) {
+      } catch (const json::Invalid&) {
       }
       try {
         (void)in.optional_string(name.c_str());
-      } catch (const ApiException&) {
+      } catch (const json::Invalid&) {
       }
       try {
         (void)in.optional_bool(name.c_str());
-      } catch (const ApiException&) {
+      } catch (const json::Invalid&) {
       }
       try {
         if (const auto* nested = in.optional_object(name.c_str())) {
           json::ObjectReader inner(*nested);
           inner.reject_unknown();
         }
-      } catch (const ApiException&) {
+      } catch (const json::Invalid&) {
       }
     }
-  } catch (const ApiException&) {
+  } catch (const json::Invalid&) {
   }
   return 0;
 }

@@ -1,10 +1,11 @@
 // Any body for the pets service's writes: pets, status changes, categories.
 #include <cstdint>
 
-#include "error/api_error.h"
 #include "error/domain_error.h"
 #include "fuzz_input.h"
+#include "http/api_error.h"
 #include "http/json_codec.h"
+#include "json/reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   using namespace petstore;
@@ -13,6 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
     try {
       f();
     } catch (const ApiException&) {
+    } catch (const json::Invalid&) {
     } catch (const DomainError&) {
     }
   };

@@ -3,8 +3,8 @@
 // helper that reads headers or the query, and the client address.
 #include <cstdint>
 
-#include "error/api_error.h"
 #include "fuzz_input.h"
+#include "http/api_error.h"
 #include "http/client_address.h"
 #include "http/request.h"
 #include "http/request_guard.h"

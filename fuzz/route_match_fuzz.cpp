@@ -2,8 +2,8 @@
 // services have: the match, its parameters as ids, and the full answer.
 #include <cstdint>
 
-#include "error/api_error.h"
 #include "fuzz_input.h"
+#include "http/api_error.h"
 #include "http/router.h"
 
 namespace {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "events/envelope.h"
+#include "events/kafka_binding.h"
 #include "kafka/handles.h"
 #include "kafka/producer.h"
 

@@ -1,8 +1,8 @@
 #include "apikeys/admin_routes.h"
 
 #include "apikeys/api_key.h"
-#include "error/api_error.h"
 #include "error/codes.h"
+#include "http/api_error.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "json/reader.h"

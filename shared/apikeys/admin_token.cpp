@@ -2,8 +2,8 @@
 
 #include <openssl/crypto.h>
 
-#include "error/api_error.h"
 #include "error/codes.h"
+#include "http/api_error.h"
 #include "text/digest.h"
 
 namespace petstore::apikeys {

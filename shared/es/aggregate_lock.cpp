@@ -2,59 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
-#include "error/api_error.h"
-#include "error/codes.h"
-#include "es/errors.h"
+#include "embedded/lock_acquire.lua.h"
+#include "embedded/lock_poison.lua.h"
+#include "embedded/lock_release.lua.h"
+#include "es/errc.h"
 #include "events/envelope.h"
 #include "util/backoff.h"
 
 namespace petstore::es {
-namespace {
-
-// KEYS[1] lock, KEYS[2] (optional) the read model's ready marker;
-// ARGV[1] token, ARGV[2] lease ms.
-// Returns {1, died} when taken (died = 1 if a stale lock was taken over),
-// {0, ms_left} when another holder's lease is still running, {2, 0} when the
-// read model is not ready.
-constexpr std::string_view kAcquire = R"(
-if KEYS[2] and redis.call('EXISTS', KEYS[2]) == 0 then
-  return {2, 0}
-end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local cur = redis.call('GET', KEYS[1])
-local died = 0
-if cur then
-  local sep = string.find(cur, '|', 1, true)
-  local lease_end = tonumber(string.sub(cur, sep + 1))
-  if lease_end > now then
-    return {0, lease_end - now}
-  end
-  died = 1
-end
-redis.call('SET', KEYS[1], ARGV[1] .. '|' .. (now + tonumber(ARGV[2])), 'PX', 86400000)
-return {1, died}
-)";
-
-constexpr std::string_view kRelease = R"(
-local cur = redis.call('GET', KEYS[1])
-if cur and string.sub(cur, 1, #ARGV[1] + 1) == ARGV[1] .. '|' then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-)";
-
-// Keeps the key (so the next holder sees a dead lease) but ends the lease now.
-constexpr std::string_view kPoison = R"(
-local cur = redis.call('GET', KEYS[1])
-if cur and string.sub(cur, 1, #ARGV[1] + 1) == ARGV[1] .. '|' then
-  redis.call('SET', KEYS[1], ARGV[1] .. '|0', 'KEEPTTL')
-  return 1
-end
-return 0
-)";
-
-}  // namespace
 
 AggregateLock::AggregateLock(redis::Pool& pool, std::chrono::milliseconds lease,
                              std::chrono::milliseconds wait, std::string ready_key)
@@ -62,9 +17,9 @@ AggregateLock::AggregateLock(redis::Pool& pool, std::chrono::milliseconds lease,
       lease_(lease),
       wait_(wait),
       ready_key_(std::move(ready_key)),
-      acquire_(kAcquire),
-      release_(kRelease),
-      poison_(kPoison) {}
+      acquire_(kLockAcquireLua),
+      release_(kLockReleaseLua),
+      poison_(kLockPoisonLua) {}
 
 AggregateLock::Held AggregateLock::acquire(const std::string& key) {
   Held held{key, events::new_event_id(), false, {}};
@@ -78,7 +33,7 @@ AggregateLock::Held AggregateLock::acquire(const std::string& key) {
     });
     const auto& r = redis::expect_ok(reply);
     if (redis::as_integer(*r.element[0]) == 2) {
-      throw NotReady("the read model is being rebuilt from the log");
+      throw Error(Errc::NotReady, "the read model is being rebuilt from the log");
     }
     if (redis::as_integer(*r.element[0]) != 1) {
       return false;  // element[1] is then the other holder's remaining lease
@@ -87,9 +42,7 @@ AggregateLock::Held AggregateLock::acquire(const std::string& key) {
     return true;
   });
   if (!taken) {
-    throw ApiException(
-        ApiError(409, codes::kConcurrentUpdate, "another request is changing this resource; retry")
-            .retry_after(1));
+    throw Error(Errc::Busy, "another request is changing this resource; retry");
   }
   if (held.previous_holder_died) {
     spdlog::warn("lock {}: previous holder's lease ran out; catching up before deciding", key);

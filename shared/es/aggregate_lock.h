@@ -33,8 +33,8 @@ class AggregateLock {
   AggregateLock(redis::Pool& pool, std::chrono::milliseconds lease, std::chrono::milliseconds wait,
                 std::string ready_key = {});
 
-  // Waits (bounded) for the lock; 409 concurrent_update if it stays busy,
-  // es::NotReady if the read model is not ready.
+  // Waits (bounded) for the lock; es::Error(Busy) if it stays busy,
+  // es::Error(NotReady) if the read model is not ready.
   Held acquire(const std::string& key);
   // Frees the lock after the command's event reached the read model.
   void release(const Held& held) noexcept;

@@ -1,7 +1,6 @@
 #include "es/catch_up.h"
 
-#include "error/api_error.h"
-#include "error/codes.h"
+#include "es/errc.h"
 #include "util/backoff.h"
 
 namespace petstore::es {
@@ -48,9 +47,7 @@ void CatchUp::wait_applied(const std::string& topic, std::int32_t partition, std
     return applied >= offset;
   });
   if (!caught_up) {
-    throw ApiException(
-        ApiError(503, codes::kProjectionLagging, "the read model is behind the event log; retry shortly")
-            .retry_after(1));
+    throw Error(Errc::Lagging, "the read model is behind the event log; retry shortly");
   }
 }
 

@@ -1,7 +1,6 @@
 #include "es/command_path.h"
 
-#include "error/api_error.h"
-#include "error/codes.h"
+#include "es/errc.h"
 #include "kafka/handles.h"
 
 namespace petstore::es {
@@ -39,9 +38,7 @@ std::string CommandPath::commit(const NewEvent& event, LockGuard* guard, const A
   constexpr auto kMargin = std::chrono::milliseconds(250);
   if (guard != nullptr &&
       std::chrono::steady_clock::now() + delivery_timeout_ + kMargin > guard->held().lease_end) {
-    throw ApiException(ApiError(503, codes::kProjectionLagging,
-                                "the read model took too long to catch up; nothing was written, retry")
-                           .retry_after(1));
+    throw Error(Errc::Lagging, "the read model took too long to catch up; nothing was written, retry");
   }
   Appended appended;
   try {

@@ -1,5 +1,7 @@
 #include "es/event_log.h"
 
+#include "events/kafka_binding.h"
+
 namespace petstore::es {
 
 Appended EventLog::append(const NewEvent& event) {

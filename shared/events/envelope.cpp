@@ -5,20 +5,13 @@
 #include <charconv>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 #include <stdexcept>
 
 #include "json/writer.h"
 
 namespace petstore::events {
 namespace {
-
-const std::string& require(const kafka::Message& m, const char* name) {
-  const auto* v = m.header(name);
-  if (v == nullptr || v->empty()) {
-    throw std::invalid_argument(std::string("event lacks header ") + name);
-  }
-  return *v;
-}
 
 std::int64_t parse_int(const std::string& text, const char* what) {
   std::int64_t v = 0;
@@ -40,6 +33,14 @@ std::string format_sequence(std::int64_t version) {
 
 std::int64_t parse_sequence(const std::string& text) {
   return parse_int(text, "ce_sequence");
+}
+
+int parse_schema_version(const std::string& text) {
+  const auto v = parse_int(text, "ce_schemaversion");
+  if (v < 1 || v > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument("event has a malformed ce_schemaversion: " + text);
+  }
+  return static_cast<int>(v);
 }
 
 std::string format_time(std::chrono::system_clock::time_point t) {
@@ -65,45 +66,6 @@ std::string new_event_id() {
                 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
                 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
   return out.data();
-}
-
-kafka::Record to_record(const std::string& topic, const Envelope& e) {
-  kafka::Record r;
-  r.topic = topic;
-  r.key = e.subject;
-  r.value = e.data;
-  r.headers = {
-      {"ce_specversion", kSpecVersion},
-      {"ce_id", e.id},
-      {"ce_type", e.type},
-      {"ce_source", e.source},
-      {"ce_subject", r.key},
-      {"ce_time", e.time},
-      {"ce_sequence", format_sequence(e.version)},
-      {"ce_schemaversion", std::to_string(e.schema_version)},
-      {"ce_dataschema", dataschema_for(e.type, e.schema_version)},
-      {"content-type", kContentType},
-  };
-  return r;
-}
-
-Envelope from_message(const kafka::Message& m) {
-  if (require(m, "ce_specversion") != kSpecVersion) {
-    throw std::invalid_argument("unsupported CloudEvents specversion");
-  }
-  Envelope e;
-  e.id = require(m, "ce_id");
-  e.type = require(m, "ce_type");
-  e.source = require(m, "ce_source");
-  e.subject = require(m, "ce_subject");
-  e.version = parse_sequence(require(m, "ce_sequence"));
-  e.time = require(m, "ce_time");
-  e.schema_version = static_cast<int>(parse_int(require(m, "ce_schemaversion"), "ce_schemaversion"));
-  e.data = m.value;
-  if (e.version < 1) {
-    throw std::invalid_argument("event version must be at least 1");
-  }
-  return e;
 }
 
 std::string to_structured_json(const Envelope& e) {

@@ -9,8 +9,6 @@
 #include <vector>
 
 #include "events/dataschema.h"
-#include "kafka/consumer.h"
-#include "kafka/producer.h"
 
 namespace petstore::events {
 
@@ -31,8 +29,8 @@ struct Envelope {
   std::string data;          // the JSON payload, record value
 
   // The subject as a numeric aggregate id; throws std::invalid_argument when
-  // it is not one (a decimal int64). Inline: the domains' pure code (and
-  // its fuzz targets) read it without linking the Kafka side of this file.
+  // it is not one (a decimal int64). Inline: the domains' fuzz targets
+  // read it without compiling this library.
   [[nodiscard]] std::int64_t aggregate_id() const {
     std::int64_t v = 0;
     const auto* end = subject.data() + subject.size();
@@ -47,21 +45,18 @@ struct Envelope {
 inline constexpr const char* kSpecVersion = "1.0";
 inline constexpr const char* kContentType = "application/json";
 
-kafka::Record to_record(const std::string& topic, const Envelope& e);
-
 // The event in CloudEvents' structured JSON format (specversion, id, source,
 // type, subject, time, datacontenttype, dataschema, the sequence and
 // schemaversion extensions, then data): how the history resources serve it.
 // Byte for byte the same for an envelope from either side of the log.
 std::string to_structured_json(const Envelope& e);
 
-// Throws std::invalid_argument when a required attribute is missing or bad.
-Envelope from_message(const kafka::Message& m);
-
 // ce_sequence must order lexicographically (CloudEvents sequence extension), so
 // versions are zero-padded to 19 digits: "0000000000000000003".
 std::string format_sequence(std::int64_t version);
 std::int64_t parse_sequence(const std::string& text);
+// ce_schemaversion: a positive decimal; throws std::invalid_argument.
+int parse_schema_version(const std::string& text);
 
 std::string format_time(std::chrono::system_clock::time_point t);
 std::string new_event_id();

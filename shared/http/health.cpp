@@ -3,8 +3,8 @@
 #include <memory>
 #include <mutex>
 
-#include "error/api_error.h"
 #include "error/codes.h"
+#include "http/api_error.h"
 #include "http/response.h"
 #include "json/writer.h"
 

@@ -3,8 +3,8 @@
 #include <cctype>
 #include <charconv>
 
-#include "error/api_error.h"
 #include "error/codes.h"
+#include "http/api_error.h"
 
 namespace petstore::http {
 namespace {

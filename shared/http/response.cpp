@@ -4,8 +4,9 @@
 
 #include "error/codes.h"
 #include "error/domain_error.h"
-#include "es/errors.h"
+#include "es/errc.h"
 #include "http/request.h"
+#include "json/reader.h"
 #include "kafka/handles.h"
 #include "redis/connection.h"
 
@@ -40,6 +41,30 @@ void send_error(httplib::Response& res, const ApiError& error) {
   send_json(res, error.status, error.to_json());
 }
 
+ApiError error_from(const es::Error& e) {
+  auto error = [&]() -> ApiError {
+    switch (e.code()) {
+      case es::Errc::NotReady:
+        return ApiError(503, codes::kReadModelRebuilding,
+                        "the read model is being rebuilt from the log; nothing was written, retry later")
+            .retry_after(1);
+      case es::Errc::Lagging:
+        return ApiError(503, codes::kProjectionLagging, e.what()).retry_after(1);
+      case es::Errc::Busy:
+        return ApiError(409, codes::kConcurrentUpdate, e.what()).retry_after(1);
+      case es::Errc::IdempotencyKeyReused:
+        return {422, codes::kIdempotencyKeyReused, e.what()};
+      case es::Errc::RequestInProgress:
+        return ApiError(409, codes::kRequestInProgress, e.what()).retry_after(1);
+    }
+    return {500, codes::kInternalError, "internal error"};
+  }();
+  if (const auto seconds = e.retry_after_seconds()) {
+    error.retry_after_seconds = *seconds;
+  }
+  return error;
+}
+
 ApiError error_from(const std::exception_ptr& failure) {
   try {
     std::rethrow_exception(failure);
@@ -48,10 +73,10 @@ ApiError error_from(const std::exception_ptr& failure) {
   } catch (const DomainError& e) {
     static constexpr int kStatus[] = {400, 404, 409, 422};
     return {kStatus[static_cast<int>(e.kind())], e.code(), e.what()};
-  } catch (const es::NotReady& e) {
-    return ApiError(503, codes::kReadModelRebuilding,
-                    "the read model is being rebuilt from the log; nothing was written, retry later")
-        .retry_after(1);
+  } catch (const json::Invalid& e) {
+    return {400, e.code(), e.what()};
+  } catch (const es::Error& e) {
+    return error_from(e);
   } catch (const redis::Unavailable& e) {
     spdlog::warn("redis unavailable: {}", e.what());
     return ApiError(503, codes::kStoreUnavailable, "the read model store is unavailable; retry later")

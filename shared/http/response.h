@@ -8,7 +8,8 @@
 
 #include <httplib.h>
 
-#include "error/api_error.h"
+#include "es/errc.h"
+#include "http/api_error.h"
 
 namespace petstore::http {
 
@@ -22,10 +23,16 @@ void send_error(httplib::Response& res, const ApiError& error);
 void send_json_page(const httplib::Request& req, httplib::Response& res,
                     const std::vector<std::string>& items, std::optional<std::int64_t> next_cursor);
 
-// Maps any exception a handler lets escape to the Error the client sees:
-// ApiException as is, Redis and Kafka outages to 503 with Retry-After, the
-// rest to 500 (logged, never shown in detail).
+// The one place where errors become HTTP. Maps any exception a handler lets
+// escape to the Error the client sees: ApiException as is, DomainError by
+// its kind (400/404/409/422), json::Invalid to 400, es::Error by its Errc
+// (409 busy, 422 key reused, 503 with Retry-After when not ready or
+// lagging), Redis and Kafka outages to 503 with Retry-After, the rest to 500
+// (logged, never shown in detail).
 ApiError error_from(const std::exception_ptr& failure);
+// The same for a write path condition met outside a handler (the gate,
+// the readiness hook).
+ApiError error_from(const es::Error& e);
 
 // Strong entity tag of an aggregate version: "3".
 std::string etag(std::int64_t version);

@@ -10,7 +10,7 @@
 
 #include <httplib.h>
 
-#include "error/api_error.h"
+#include "http/api_error.h"
 
 namespace petstore::http {
 

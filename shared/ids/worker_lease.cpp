@@ -2,52 +2,21 @@
 
 #include <spdlog/spdlog.h>
 
+#include "embedded/worker_acquire.lua.h"
+#include "embedded/worker_release.lua.h"
+#include "embedded/worker_renew.lua.h"
 #include "events/envelope.h"
 #include "ids/id_generator.h"
 
 namespace petstore::ids {
-namespace {
-
-// KEYS[1] key prefix; ARGV[1] instance id, ARGV[2] ttl ms, ARGV[3] count.
-constexpr std::string_view kAcquire = R"(
-for n = 0, tonumber(ARGV[3]) - 1 do
-  if redis.call('SET', KEYS[1] .. n, ARGV[1], 'NX', 'PX', ARGV[2]) then
-    return n
-  end
-end
-return -1
-)";
-
-// KEYS[1] lease key; ARGV[1] instance id. Shortens our own lease to a cool-down.
-constexpr std::string_view kRelease = R"(
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('PEXPIRE', KEYS[1], 1000)
-end
-return 0
-)";
-
-// KEYS[1] lease key; ARGV[1] instance id, ARGV[2] ttl ms. 1 = still ours.
-constexpr std::string_view kRenew = R"(
-local owner = redis.call('GET', KEYS[1])
-if owner == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-elseif not owner then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-return 0
-)";
-
-}  // namespace
 
 WorkerLease::WorkerLease(redis::Pool& pool, std::string key_prefix, std::chrono::milliseconds ttl)
     : pool_(pool),
       key_prefix_(std::move(key_prefix) + ":idgen:worker:"),
       instance_(events::new_event_id()),
       ttl_(ttl),
-      acquire_script_(kAcquire),
-      renew_script_(kRenew) {}
+      acquire_script_(kWorkerAcquireLua),
+      renew_script_(kWorkerRenewLua) {}
 
 WorkerLease::~WorkerLease() {
   {
@@ -64,7 +33,7 @@ WorkerLease::~WorkerLease() {
       // A clean stop shortens our lease to a one-second cool-down rather than
       // deleting it: a successor on a host whose clock lags ours by less than
       // that still cannot mint an id we already handed out.
-      return redis::Script(kRelease).run(c, {key}, {instance_});
+      return redis::Script(kWorkerReleaseLua).run(c, {key}, {instance_});
     });
   } catch (const std::exception&) {
     // Best effort: the TTL frees the number anyway.

@@ -2,15 +2,14 @@
 
 #include <cmath>
 
-#include "error/api_error.h"
 #include "error/codes.h"
 #include "json/parse.h"
 
 namespace petstore::json {
 namespace {
 
-[[noreturn]] void fail(const char* code, std::string message) {
-  throw ApiException(ApiError(400, code, std::move(message)));
+[[noreturn]] void fail(const char* code, const std::string& message) {
+  throw Invalid(code, message);
 }
 
 }  // namespace

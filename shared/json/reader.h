@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -10,11 +11,24 @@
 
 namespace petstore::json {
 
+// A body the reader refuses. `code` is one of the API's error codes
+// (error/codes.h: malformed_json, missing_field, invalid_type,
+// invalid_value, unknown_field); the HTTP edge (http::error_from) answers
+// 400 with it.
+class Invalid : public std::runtime_error {
+ public:
+  Invalid(const char* code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  [[nodiscard]] const char* code() const noexcept { return code_; }
+
+ private:
+  const char* code_;
+};
+
 // Parses a request body that must be one JSON object in valid UTF-8. Throws
-// ApiException(400 malformed_json) with the parser's position otherwise.
+// Invalid(malformed_json) with the parser's position otherwise.
 rapidjson::Document parse_object(std::string_view body);
 
-// Reads the members of one JSON object with typed, named errors (400 with
+// Reads the members of one JSON object with typed, named errors (Invalid:
 // missing_field / invalid_type / invalid_value / unknown_field), and remembers
 // which members were read so anything unexpected can be refused.
 class ObjectReader {

@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "events/envelope.h"
+#include "events/kafka_binding.h"
 #include "kafka/consumer.h"
 
 namespace petstore::projection {

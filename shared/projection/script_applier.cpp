@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "embedded/apply_prelude.lua.h"
+#include "events/kafka_binding.h"
 
 namespace petstore::projection {
 namespace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "apikeys/admin_routes.h"
-#include "error/api_error.h"
 #include "error/codes.h"
+#include "http/api_error.h"
 #include "http/health.h"
 #include "http/response.h"
 

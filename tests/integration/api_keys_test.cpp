@@ -13,6 +13,7 @@
 
 #include "apikeys/api_key.h"
 #include "events/envelope.h"
+#include "events/kafka_binding.h"
 #include "support/event_schema.h"
 #include "support/http_json.h"
 #include "support/stack.h"

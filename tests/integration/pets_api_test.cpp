@@ -4,6 +4,7 @@
 #include <set>
 
 #include "events/envelope.h"
+#include "events/kafka_binding.h"
 #include "support/http_json.h"
 #include "support/service_process.h"
 #include "support/stack.h"

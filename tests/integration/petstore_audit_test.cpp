@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "events/envelope.h"
+#include "events/kafka_binding.h"
 #include "kafka/producer.h"
 #include "support/eventually.h"
 #include "support/http_json.h"

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "events/envelope.h"
+#include "events/kafka_binding.h"
 #include "json/event_fields.h"
 #include "support/eventually.h"
 #include "support/http_json.h"

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "error/api_error.h"
+#include "http/api_error.h"
 #include "json/reader.h"
 
 namespace petstore::tools {
@@ -16,9 +16,9 @@ httplib::Server::Handler respond(Action action) {
     try {
       action(req);
       res.status = 204;
-    } catch (const ApiException& e) {
-      res.status = e.error().status;
-      res.set_content(e.error().to_json(), "application/json");
+    } catch (const json::Invalid& e) {
+      res.status = 400;
+      res.set_content(ApiError(400, e.code(), e.what()).to_json(), "application/json");
     } catch (const std::exception& e) {
       res.status = 400;
       res.set_content(ApiError(400, "control_failed", e.what()).to_json(), "application/json");

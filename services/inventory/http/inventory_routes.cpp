@@ -1,5 +1,5 @@
-#include "error/api_error.h"
 #include "error/codes.h"
+#include "http/api_error.h"
 #include "http/json_codec.h"
 #include "http/request.h"
 #include "http/response.h"

@@ -1,8 +1,8 @@
 #include "http/json_codec.h"
 
 #include "domain/errors.h"
-#include "error/api_error.h"
 #include "error/codes.h"
+#include "http/api_error.h"
 #include "http/request.h"
 #include "json/reader.h"
 #include "json/writer.h"

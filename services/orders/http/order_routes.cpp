@@ -1,6 +1,6 @@
 #include "domain/errors.h"
-#include "error/api_error.h"
 #include "error/codes.h"
+#include "http/api_error.h"
 #include "http/idempotent_create.h"
 #include "http/json_codec.h"
 #include "http/request.h"

@@ -2,6 +2,7 @@
 
 #include "domain/events.h"
 #include "events/envelope.h"
+#include "events/kafka_binding.h"
 #include "support/stack.h"
 
 namespace petstore::testing {

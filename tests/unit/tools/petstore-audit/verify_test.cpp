@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "events/envelope.h"
+#include "events/kafka_binding.h"
 
 namespace petstore::audit {
 namespace {

@@ -1,4 +1,4 @@
-#include "error/api_error.h"
+#include "http/api_error.h"
 
 #include "json/writer.h"
 #include "text/utf8.h"

@@ -2,17 +2,14 @@
 
 #include <gtest/gtest.h>
 
-#include "error/api_error.h"
-
 namespace petstore::json {
 namespace {
 
 std::string code_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const ApiException& e) {
-    EXPECT_EQ(e.error().status, 400);
-    return e.error().code;
+  } catch (const Invalid& e) {
+    return e.code();
   }
   return "none";
 }

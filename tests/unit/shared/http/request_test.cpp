@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "error/api_error.h"
+#include "http/api_error.h"
 #include "http/router.h"
 
 namespace petstore::http {

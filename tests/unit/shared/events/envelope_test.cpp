@@ -1,4 +1,5 @@
 #include "events/envelope.h"
+#include "events/kafka_binding.h"
 
 #include <regex>
 

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "error/api_error.h"
 #include "error/codes.h"
+#include "http/api_error.h"
 #include "http/response.h"
 
 namespace petstore::http {

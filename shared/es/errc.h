@@ -1,0 +1,44 @@
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace petstore::es {
+
+// Why the write path stopped a command. The write path knows nothing of
+// HTTP: the edge (http::error_from) gives each condition its status, code
+// and Retry-After, in one place.
+enum class Errc {
+  // The read model is not a whole fold of the log: it was wiped, lost
+  // positions, or is being rebuilt (projection::Readiness). Nothing was
+  // decided and nothing appended; retry once it is ready.
+  NotReady,
+  // The read model did not reach the log's end in time (catching up after a
+  // dead lock holder, or for a command's own event), or too little of the
+  // lease was left to append safely. Nothing was appended.
+  Lagging,
+  // Another command holds the aggregate's lock and kept it past the wait.
+  Busy,
+  // An Idempotency-Key was presented again with a different request.
+  IdempotencyKeyReused,
+  // A request with this Idempotency-Key is still running elsewhere.
+  RequestInProgress,
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(Errc code, const std::string& message, std::optional<int> retry_after_seconds = std::nullopt)
+      : std::runtime_error(message), code_(code), retry_after_seconds_(retry_after_seconds) {}
+
+  [[nodiscard]] Errc code() const noexcept { return code_; }
+  // Set when the write path knows better than the edge's default when a
+  // retry can succeed (the remaining lease of a request in progress).
+  [[nodiscard]] std::optional<int> retry_after_seconds() const noexcept { return retry_after_seconds_; }
+
+ private:
+  Errc code_;
+  std::optional<int> retry_after_seconds_;
+};
+
+}  // namespace petstore::es
