@@ -44,13 +44,15 @@ ApiError unauthenticated(Verdict why, bool key_sent) {
 }  // namespace
 
 Gate::Gate(Limiter& limiter, BanCache& bans, Limits anonymous, Limits admin_failures,
-           const apikeys::AdminToken& admin_token, http::TrustedProxies trusted)
+           const apikeys::AdminToken& admin_token, http::TrustedProxies trusted,
+           std::function<bool()> registry_whole)
     : limiter_(limiter),
       bans_(bans),
       anonymous_(anonymous),
       admin_failures_(admin_failures),
       admin_token_(admin_token),
-      trusted_(std::move(trusted)) {}
+      trusted_(std::move(trusted)),
+      registry_whole_(std::move(registry_whole)) {}
 
 bool Gate::exempt(const std::string& path) {
   return path == "/healthz" || path.starts_with("/healthz/") || path == "/readyz" ||
@@ -136,6 +138,16 @@ class Gate::KeyCheck final : public http::Deferred {
 
 bool Gate::key_verdict(const httplib::Request& req, const Subject& key, const Decision& d,
                        httplib::Response& res) {
+  if (d.verdict == Verdict::Unknown && !registry_whole_()) {
+    // Redis was wiped and this replica's readiness has not noticed yet (it
+    // looks every interval): the key may be one the registry has not got
+    // back from the log. Neither 401 nor a charge to the address, which
+    // would have every client behind one proxy limited and banned after a
+    // wipe: 503, as the readiness gate answers a moment later.
+    http::send_error(res,
+                     http::error_from(es::Error(es::Errc::NotReady, "the key registry is being rebuilt")));
+    return true;
+  }
   if (d.verdict == Verdict::Unknown || d.verdict == Verdict::Revoked) {
     const bool key_sent = req.has_header("X-API-Key");
     return charge_address("addr:" + http::client_address(req, trusted_), anonymous_, req, res,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <httplib.h>
@@ -23,8 +24,13 @@ namespace petstore::ratelimit {
 // guessing the token is banned like any other abuse.
 class Gate {
  public:
-  Gate(Limiter& limiter, BanCache& bans, Limits anonymous, Limits admin_failures,
-       const apikeys::AdminToken& admin_token, http::TrustedProxies trusted);
+  // `registry_whole` says whether the key registry is a whole fold of the
+  // keys topic (the read model's ready marker exists); asked only when a
+  // key is unknown.
+  Gate(
+      Limiter& limiter, BanCache& bans, Limits anonymous, Limits admin_failures,
+      const apikeys::AdminToken& admin_token, http::TrustedProxies trusted,
+      std::function<bool()> registry_whole = [] { return true; });
 
   // True when the gate answered the request itself.
   bool admit(const httplib::Request& req, httplib::Response& res);
@@ -64,6 +70,7 @@ class Gate {
   Limits admin_failures_;
   const apikeys::AdminToken& admin_token_;
   http::TrustedProxies trusted_;
+  std::function<bool()> registry_whole_;
 };
 
 }  // namespace petstore::ratelimit

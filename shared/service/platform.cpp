@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "apikeys/admin_routes.h"
-#include "error/codes.h"
 #include "http/api_error.h"
 #include "http/health.h"
 #include "http/response.h"
@@ -26,9 +25,7 @@ redis::Endpoint limiter_endpoint(const config::ServiceConfig& cfg) {
 constexpr ratelimit::Limits kAdminFailures{10, 100, 60, 86'400};
 
 ApiError rebuilding() {
-  return ApiError(503, codes::kReadModelRebuilding,
-                  "the read model is being rebuilt from the log; retry later")
-      .retry_after(1);
+  return http::error_from(es::Error(es::Errc::NotReady, "the read model is being rebuilt"));
 }
 
 // The probes. Not the admin API: the key registry is part of the read
@@ -61,7 +58,7 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
                cfg.rate_limit.timeout),
       admin_token_(cfg.rate_limit.admin_token),
       gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free), kAdminFailures, admin_token_,
-            cfg.trusted_proxies),
+            cfg.trusted_proxies, [this] { return ready_marker_exists(); }),
       key_registry_(keys, cfg.prefix),
       api_keys_(commands_, key_registry_, pool_, reads_, cfg.prefix, cfg.apikeys_topic),
       readiness_(producer_, pool_, keys, cfg.service) {}
@@ -108,6 +105,10 @@ void Platform::stop() {
   runners_.clear();
 }
 
+bool Platform::ready_marker_exists() {
+  return redis::as_integer(redis::expect_ok(reads_.command({"EXISTS", ready_key_}))) == 1;
+}
+
 void Platform::add_platform_routes(http::Router& router) {
   apikeys::add_admin_routes(router, api_keys_, admin_token_);
   // First, so that nothing is answered from a read model that is not a
@@ -133,7 +134,7 @@ void Platform::add_platform_routes(http::Router& router) {
       return;
     }
     try {
-      if (redis::as_integer(redis::expect_ok(reads_.command({"EXISTS", ready_key_}))) == 1) {
+      if (ready_marker_exists()) {
         return;
       }
     } catch (const std::exception&) {

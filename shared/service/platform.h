@@ -71,6 +71,10 @@ class Platform {
   ids::IdGenerator& ids() { return ids_; }
 
  private:
+  // Whether the read model's ready marker is in Redis now (one round trip;
+  // throws redis::Unavailable). Readiness keeps the cached view.
+  bool ready_marker_exists();
+
   config::ServiceConfig cfg_;
   std::string offsets_key_;
   std::string ready_key_;
