@@ -18,13 +18,10 @@ class KeyRegistry : public projection::ScriptApplier {
  public:
   KeyRegistry(const es::KeySpace& space, const std::string& prefix);
 
-  // The write path's own event, applied so the key works at once everywhere.
-  es::ApplyOutcome apply_own(redis::Connection& conn, const events::Envelope& envelope) const;
-
   [[nodiscard]] const std::string& index_key() const { return index_key_; }
 
  protected:
-  std::vector<std::string> event_arguments(const events::Envelope& envelope) const override;
+  void check(const events::Envelope& envelope) const override;
 
  private:
   std::string index_key_;

@@ -23,7 +23,11 @@ std::int64_t EventFields::integer(const char* name) const {
   if (it == object_->MemberEnd() || !it->value.IsInt64()) {
     throw std::invalid_argument(std::string("event field ") + name + " must be an integer");
   }
-  return it->value.GetInt64();
+  const auto v = it->value.GetInt64();
+  if (v > kMaxExactInteger || v < -kMaxExactInteger) {
+    throw std::invalid_argument(std::string("event field ") + name + " is beyond +-(2^53 - 1)");
+  }
+  return v;
 }
 
 std::optional<std::int64_t> EventFields::optional_integer(const char* name) const {

@@ -9,10 +9,18 @@
 
 namespace petstore::json {
 
+// 2^53 - 1: the largest integer a double (a JSON number in JavaScript, a
+// Lua number) holds exactly, and the largest id the id generator makes.
+inline constexpr std::int64_t kMaxExactInteger = (std::int64_t{1} << 53) - 1;
+
 // Reads an event payload (data of a CloudEvent) that a service wrote or
 // consumes. Unlike ObjectReader (client input, HTTP errors), a bad field here
 // is a bad record: std::invalid_argument, which projections log and skip.
 // Unknown members are ignored so producers may add fields (docs/events.md).
+// An integer must be exact as a JSON number in every reader, within
+// +-kMaxExactInteger: JavaScript consumers and the projections' Lua (cjson
+// reads numbers as doubles) hold those exactly, and every id, version,
+// quantity and limit the services write is one of them.
 class EventFields {
  public:
   explicit EventFields(std::string_view data);

@@ -10,7 +10,11 @@
 -- ARGV[3]  key base of the service, e.g. "petstore:{pets}:"
 -- ARGV[4]  the event in CloudEvents' structured JSON, kept as history; ''
 --          to only record the position of a record that is not an event
--- The service's script reads its own arguments from ARGV[5] on.
+-- KEYS[3..] and ARGV[5..] are the service script's own: keys it touches
+-- beyond its key base, and what the write path knows besides the event (a
+-- claim to release). Nothing of the event travels positionally: the script
+-- reads the event itself, decoded here (event, etype, subject, version,
+-- time, data, with integer() and optional() to read data's members).
 
 local field, base, cloudevent = ARGV[1], ARGV[3], ARGV[4]
 local offset, previous = 0, -1
@@ -43,6 +47,26 @@ end
 if cloudevent == '' then
   record_position()
   return 'skipped'
+end
+
+-- The event, with Redis' cjson. Its numbers arrive as Lua doubles. Every
+-- integer an event holds is within +-(2^53 - 1) (json::EventFields refuses
+-- the rest), so each is exact, but tostring(), '..' and redis.call() would
+-- write a large one in exponent form (%.14g): integer() writes the digits.
+local event = cjson.decode(cloudevent)
+local etype, subject, time, data = event.type, event.subject, event.time, event.data
+local version = tonumber(event.sequence)
+
+local function integer(v)
+  return string.format('%d', v)
+end
+
+-- An optional member of data: nil when absent or null.
+local function optional(v)
+  if v == cjson.null then
+    return nil
+  end
+  return v
 end
 
 -- Per-aggregate versions make applying idempotent: an event at or below the

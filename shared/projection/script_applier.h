@@ -15,13 +15,16 @@
 namespace petstore::projection {
 
 // An Applier whose events are applied by one Lua script: apply_prelude.lua
-// (the position and version checks and the aggregate's history, which every
-// service shares) followed by the service's apply.lua. It takes KEYS[1] = the
-// applied-positions hash, KEYS[2] = the ready marker; ARGV[1], ARGV[2] =
-// position field and '<offset>/<previous>' ('' and '0' on the write path);
-// ARGV[3] = the service's key base; ARGV[4] = the event in CloudEvents'
-// structured JSON; then the service's own arguments. It answers 'applied',
-// 'duplicate', 'behind' (write path) or 'gap' (projection; see Applier).
+// (the position and version checks, the aggregate's history, and decoding
+// the event, which every service shares) followed by the service's
+// apply.lua, which reads the event itself: no field of it travels as a
+// positional argument. It takes KEYS[1] = the applied-positions hash,
+// KEYS[2] = the ready marker, then the service's `extra_keys`; ARGV[1],
+// ARGV[2] = position field and '<offset>/<previous>' ('' and '0' on the
+// write path); ARGV[3] = the service's key base; ARGV[4] = the event in
+// CloudEvents' structured JSON; then, on the write path only, the command's
+// context (apply_own). It answers 'applied', 'duplicate', 'behind' (write
+// path) or 'gap' (projection; see Applier).
 // A record that is not a valid event is logged and skipped (its position is
 // recorded, by the same script) so one bad record cannot stall the
 // projection forever.
@@ -29,26 +32,32 @@ class ScriptApplier : public Applier {
  public:
   ScriptApplier(const es::KeySpace& space, std::string_view apply_lua, std::string service);
   // With the positions and ready marker of `space` but the read model's keys
-  // under `base` instead of the space's own (the shared API key registry).
-  ScriptApplier(const es::KeySpace& space, std::string base, std::string_view apply_lua, std::string service);
+  // under `base` instead of the space's own (the shared API key registry),
+  // and keys beyond it that the script touches (KEYS[3] on).
+  ScriptApplier(const es::KeySpace& space, std::string base, std::string_view apply_lua, std::string service,
+                std::vector<std::string> extra_keys = {});
 
   void queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) final;
   [[nodiscard]] std::vector<const redis::Script*> scripts() const final;
 
- protected:
-  // The service's own script arguments (ARGV[5] on) for a consumed event;
-  // throws std::invalid_argument when it is not a valid event of the service.
-  virtual std::vector<std::string> event_arguments(const events::Envelope& envelope) const = 0;
-
-  // Runs the script for the write path's own event.
+  // Runs the script for the write path's own event, just acknowledged by
+  // the log; `context` is what the command knows besides the event (ARGV[5]
+  // on: the pets service's category claim).
   es::ApplyOutcome apply_own(redis::Connection& conn, const events::Envelope& envelope,
-                             std::vector<std::string> event_args) const;
+                             const std::vector<std::string>& context = {}) const;
+
+ protected:
+  // Throws std::invalid_argument when the envelope is not a valid event of
+  // the service (decoding it with the service's own decoder): such a record
+  // never reaches the script, which can then read what it needs unchecked.
+  virtual void check(const events::Envelope& envelope) const = 0;
 
  private:
-  std::string offsets_key_;
-  std::string ready_key_;
+  [[nodiscard]] redis::Args keys() const;
+
   std::string base_;
   std::string service_;
+  std::vector<std::string> keys_;  // KEYS: positions, ready marker, extra_keys
   redis::Script apply_;
 };
 
@@ -56,7 +65,8 @@ es::ApplyOutcome parse_apply_outcome(std::string_view reply);
 
 // A consumed event of a service's own topic, decoded with the service's
 // `decode`; throws std::invalid_argument when it is not a valid event or its
-// payload names another aggregate than its ce_subject.
+// payload names another aggregate than its ce_subject (the scripts take the
+// aggregate's id from the subject).
 template <typename Event>
 Event decode_own_event(const events::Envelope& envelope, Event (*decode)(std::string_view, std::string_view),
                        std::int64_t (*aggregate_of)(const Event&)) {
@@ -66,5 +76,28 @@ Event decode_own_event(const events::Envelope& envelope, Event (*decode)(std::st
   }
   return event;
 }
+
+// The projection of a service's own topics: the service's apply.lua, with
+// every consumed record checked by the service's decoder first. Each service
+// names one (pets::PetsProjection and the like); only its script differs.
+template <typename Event>
+class DomainProjection : public ScriptApplier {
+ public:
+  using Decode = Event (*)(std::string_view, std::string_view);
+  using AggregateOf = std::int64_t (*)(const Event&);
+
+  DomainProjection(const es::KeySpace& space, std::string_view apply_lua, std::string service, Decode decode,
+                   AggregateOf aggregate_of)
+      : ScriptApplier(space, apply_lua, std::move(service)), decode_(decode), aggregate_of_(aggregate_of) {}
+
+ protected:
+  void check(const events::Envelope& envelope) const final {
+    (void)decode_own_event(envelope, decode_, aggregate_of_);
+  }
+
+ private:
+  Decode decode_;
+  AggregateOf aggregate_of_;
+};
 
 }  // namespace petstore::projection

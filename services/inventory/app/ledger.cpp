@@ -17,7 +17,7 @@ void Ledger::change(std::int64_t pet_id, std::int64_t order_id, const Decide& de
   path_.commit(
       {topic_, std::string(type_of(*event)), std::to_string(pet_id), version, encode(*event), kSchemaVersion},
       &guard, [&](redis::Connection& c, const events::Envelope& appended) {
-        return projection_.apply_own(c, *event, appended);
+        return projection_.apply_own(c, appended);
       });
 }
 

@@ -2,16 +2,18 @@
 -- that produced it (the projection) or without one (the write path applying
 -- its own just-acknowledged event). Per-ledger versions make it idempotent.
 --
--- KEYS and ARGV[1..4] as in shared/projection/apply_prelude.lua, which is
--- prepended and defines field, offset, base, record_position, version_verdict.
--- ARGV[5]  event type   ARGV[6] pet id   ARGV[7] version   ARGV[8] time
--- ARGV[9]  pet status   ARGV[10] pet version   ARGV[11] quantity
--- ARGV[12] order id     ARGV[13] refusal reason
+-- The prelude (shared/projection/apply_prelude.lua, prepended) has checked
+-- the position and decoded the event: etype, subject, version, time, data
+-- (docs/events.md has each type's data), integer(), optional(), base,
+-- record_position, version_verdict.
 -- Returns 'applied', 'duplicate', or 'behind' (write path only).
 
-local etype, pet, version, time = ARGV[5], ARGV[6], tonumber(ARGV[7]), ARGV[8]
-local pet_status, pet_version, qty = ARGV[9], ARGV[10], tonumber(ARGV[11])
-local order, reason = ARGV[12], ARGV[13]
+local pet = subject
+local pet_status = data.petStatus                              -- tracked, pet_status_mirrored
+local pet_version = data.petVersion and integer(data.petVersion)  -- and untracked
+local qty = data.quantity
+local order = data.orderId and integer(data.orderId)           -- the reservation events
+local reason = data.reason                                     -- refused
 
 local key = base .. 'item:' .. pet
 local orders = key .. ':orders'
@@ -49,18 +51,18 @@ elseif etype == 'io.petstore.inventory.stock_set' then
 elseif etype == 'io.petstore.inventory.reserved' then
   state.quantity = state.quantity - qty
   state.reserved = state.reserved + qty
-  redis.call('HSET', orders, order, 'reserved:' .. qty)
+  redis.call('HSET', orders, order, 'reserved:' .. integer(qty))
 elseif etype == 'io.petstore.inventory.refused' then
   redis.call('HSET', orders, order, 'refused:' .. reason)
 elseif etype == 'io.petstore.inventory.released' then
   local units = reserved_units()
   state.quantity = state.quantity + units
   state.reserved = state.reserved - units
-  redis.call('HSET', orders, order, 'released:' .. units)
+  redis.call('HSET', orders, order, 'released:' .. integer(units))
 elseif etype == 'io.petstore.inventory.consumed' then
   local units = reserved_units()
   state.reserved = state.reserved - units
-  redis.call('HSET', orders, order, 'consumed:' .. units)
+  redis.call('HSET', orders, order, 'consumed:' .. integer(units))
 else
   return redis.error_reply('unknown event type ' .. etype)
 end

@@ -20,7 +20,7 @@ void OrderCommands::commit(const Event& event, std::int64_t version, es::LockGua
   path_.commit({topic_, std::string(type_of(event)), std::to_string(aggregate_of(event)), version,
                 encode(event), kSchemaVersion},
                guard, [&](redis::Connection& c, const events::Envelope& appended) {
-                 return projection_.apply_own(c, event, appended);
+                 return projection_.apply_own(c, appended);
                });
 }
 

@@ -2,6 +2,7 @@
 
 #include "domain/errors.h"
 #include "error/codes.h"
+#include "json/event_fields.h"
 
 namespace petstore::orders {
 namespace {
@@ -15,9 +16,11 @@ namespace {
 }  // namespace
 
 OrderPlaced decide_place(std::int64_t id, const OrderFields& fields) {
-  if (fields.pet_id <= 0) {
+  // Ids are at most 2^53 - 1 (json::kMaxExactInteger): a larger one names
+  // no pet, and the order's events could not carry it exactly.
+  if (fields.pet_id <= 0 || fields.pet_id > json::kMaxExactInteger) {
     throw DomainError(DomainError::Kind::Invalid, petstore::codes::kInvalidValue,
-                      "petId must be a positive id");
+                      "petId must be a positive id, at most 9007199254740991");
   }
   if (fields.quantity < 1 || fields.quantity > kMaxOrderQuantity) {
     throw DomainError(DomainError::Kind::Invalid, petstore::codes::kInvalidQuantity,

@@ -2,15 +2,16 @@
 -- position that produced it (the projection) or without one (the write path
 -- applying its own just-acknowledged event). Versions make it idempotent.
 --
--- KEYS and ARGV[1..4] as in shared/projection/apply_prelude.lua, which is
--- prepended and defines field, offset, base, record_position, version_verdict.
--- ARGV[5]  event type   ARGV[6] order id   ARGV[7] version   ARGV[8] time
--- ARGV[9]  pet id       ARGV[10] quantity   ARGV[11] ship date ('' for none)
--- ARGV[12] refusal reason
+-- The prelude (shared/projection/apply_prelude.lua, prepended) has checked
+-- the position and decoded the event: etype, subject, version, time, data
+-- (docs/events.md has each type's data), integer(), optional(), base,
+-- record_position, version_verdict.
 -- Returns 'applied', 'duplicate', or 'behind' (write path only).
 
-local etype, id, version, time = ARGV[5], ARGV[6], tonumber(ARGV[7]), ARGV[8]
-local pet, qty, ship, reason = ARGV[9], ARGV[10], ARGV[11], ARGV[12]
+local id = subject
+local pet, qty = integer(data.petId), integer(data.quantity)
+local ship = optional(data.shipDate) or ''  -- order.placed (optional) and order.completed
+local reason = data.reason                   -- order.rejected
 
 local key = base .. 'order:' .. id
 local verdict = version_verdict(key, version)

@@ -53,7 +53,7 @@ std::string WritePath::commit(const Event& event, std::int64_t version, es::Lock
   return path_.commit({topic_for(event), std::string(type_of(event)), std::to_string(aggregate_of(event)),
                        version, encode(event), schema_version_of(event)},
                       guard, [&](redis::Connection& c, const events::Envelope& appended) {
-                        return projection_.apply_own(c, event, appended, claim_token);
+                        return projection_.apply_own(c, appended, {claim_token});
                       });
 }
 

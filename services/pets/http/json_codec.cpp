@@ -3,6 +3,7 @@
 #include "error/codes.h"
 #include "http/api_error.h"
 #include "http/request.h"
+#include "json/event_fields.h"
 #include "json/reader.h"
 #include "json/writer.h"
 
@@ -29,8 +30,11 @@ void check_body_id(json::ObjectReader& in, std::optional<std::int64_t> path_id) 
 
 std::int64_t positive_id(json::ObjectReader& in, const char* name) {
   const auto v = in.required_int64(name);
-  if (v <= 0) {
-    invalid(codes::kInvalidValue, std::string("field '") + name + "' must be a positive id");
+  // Ids are at most 2^53 - 1 (json::kMaxExactInteger): a larger one names
+  // nothing, and an event could not carry it exactly.
+  if (v <= 0 || v > json::kMaxExactInteger) {
+    invalid(codes::kInvalidValue,
+            std::string("field '") + name + "' must be a positive id, at most 9007199254740991");
   }
   return v;
 }

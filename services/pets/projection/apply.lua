@@ -4,22 +4,27 @@
 -- how a 2xx guarantees read-your-writes. Per-aggregate versions make it
 -- idempotent: an event at or below the applied version changes nothing.
 --
--- KEYS and ARGV[1..4] as in shared/projection/apply_prelude.lua, which is
--- prepended and defines field, offset, base, record_position, version_verdict.
--- ARGV[5]  event type      ARGV[6] aggregate id   ARGV[7] version   ARGV[8] time
--- ARGV[9]  name            ARGV[10] category id    ARGV[11] status
--- ARGV[12] description     ARGV[13] '1' if a description is present (a category's,
---          or a pet's since schema version 2 of pet.created and pet.updated)
--- ARGV[14] claim token to release on the category ('' for none)
+-- The prelude (shared/projection/apply_prelude.lua, prepended) has checked
+-- the position and decoded the event: etype, subject, version, time, data
+-- (docs/events.md has each type's data), integer(), optional(), base,
+-- record_position, version_verdict.
+-- ARGV[5]  on the write path, the claim token to release on the category
+--          (absent or '' for none): the command's, not the event's.
 -- Returns 'applied', 'duplicate', or 'behind' (write path only: an earlier
 -- event of this aggregate is not applied yet, so the caller must wait).
 
-local etype, id, version, time = ARGV[5], ARGV[6], tonumber(ARGV[7]), ARGV[8]
-local name, cat, status = ARGV[9], ARGV[10], ARGV[11]
-local description, has_description, claim = ARGV[12], ARGV[13] == '1', ARGV[14]
+local id = subject
+local name = data.name
+local cat = data.categoryId and integer(data.categoryId)  -- pet.created and pet.updated
+local status = data.status or data.to                    -- pet.status_changed has from and to
+-- A category's description, or a pet's since schema version 2 of
+-- pet.created and pet.updated; absent means none.
+local description = optional(data.description)
+local has_description = description ~= nil
+local claim = ARGV[5] or ''
 
 local function release_claim(category)
-  if claim ~= '' then
+  if claim ~= '' and category then
     redis.call('ZREM', base .. 'cat:' .. category .. ':claims', claim)
   end
 end

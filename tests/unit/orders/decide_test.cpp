@@ -25,6 +25,9 @@ TEST(OrdersDecide, PlacementBounds) {
   EXPECT_THROW(decide_place(1, {7, 0, std::nullopt}), DomainError);
   EXPECT_THROW(decide_place(1, {7, kMaxOrderQuantity + 1, std::nullopt}), DomainError);
   EXPECT_THROW(decide_place(1, {0, 1, std::nullopt}), DomainError);
+  // The largest id there is, and one past it, which no pet can have.
+  EXPECT_EQ(decide_place(1, {9007199254740991, 1, std::nullopt}).pet_id, 9007199254740991);
+  EXPECT_THROW(decide_place(1, {9007199254740992, 1, std::nullopt}), DomainError);
 }
 
 TEST(OrdersDecide, OnlyAPlacedOrderTakesTheOutcome) {
