@@ -56,10 +56,15 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   rl.ban_first_s = static_cast<int>(env.integer("RATE_LIMIT_BAN_FIRST_S", rl.ban_first_s, 1, 86'400));
   rl.ban_max_s = static_cast<int>(
       env.integer("RATE_LIMIT_BAN_MAX_S", rl.ban_max_s, rl.ban_first_s, std::int64_t{30} * 86'400));
-  // A lease shorter than the longest append would let a live holder lose its
-  // lock while its event is still on the way to the log.
-  if (c.command_lease.count() < 2LL * c.kafka_delivery_timeout_ms) {
-    throw ConfigError("COMMAND_LEASE_MS must be at least twice KAFKA_DELIVERY_TIMEOUT_MS");
+  // A lease shorter than the longest append (the delivery timeout and the
+  // report's lateness, kafka::kDeliveryReportLateness) would let a live
+  // holder lose its lock while its event is still on the way to the log;
+  // as long again leaves room to lock, catch up and decide first.
+  const auto longest_append = c.kafka_delivery_timeout_ms + kafka::kDeliveryReportLateness.count();
+  if (c.command_lease.count() < 2LL * longest_append) {
+    throw ConfigError("COMMAND_LEASE_MS must be at least twice KAFKA_DELIVERY_TIMEOUT_MS + " +
+                      std::to_string(kafka::kDeliveryReportLateness.count()) + " (" +
+                      std::to_string(2LL * longest_append) + ")");
   }
   return c;
 }

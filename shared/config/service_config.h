@@ -46,7 +46,8 @@ struct ServiceConfig {
   int kafka_linger_ms = 2;
   int kafka_delivery_timeout_ms = 5000;
   int kafka_fetch_wait_max_ms = 10;
-  std::chrono::milliseconds command_lease{10'000};
+  // At least twice the longest append (delivery timeout + report lateness).
+  std::chrono::milliseconds command_lease{12'500};
   std::chrono::milliseconds lock_wait{3'000};
   std::chrono::milliseconds catch_up_timeout{5'000};
   RateLimitConfig rate_limit;

@@ -34,10 +34,12 @@ void CommandPath::catch_up_aggregate(const std::string& topic, const std::string
 }
 
 std::string CommandPath::commit(const NewEvent& event, LockGuard* guard, const ApplyOwn& apply) {
-  // Margin for the delivery report to reach us after the broker's answer.
-  constexpr auto kMargin = std::chrono::milliseconds(250);
+  // The append answers (delivered, failed, or unknown) within the delivery
+  // timeout and the report's lateness (kafka::Producer::append bounds its
+  // wait by both), so it ends before the lease does.
   if (guard != nullptr &&
-      std::chrono::steady_clock::now() + delivery_timeout_ + kMargin > guard->held().lease_end) {
+      std::chrono::steady_clock::now() + delivery_timeout_ + kafka::kDeliveryReportLateness >
+          guard->held().lease_end) {
     throw Error(Errc::Lagging, "the read model took too long to catch up; nothing was written, retry");
   }
   Appended appended;

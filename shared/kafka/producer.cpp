@@ -29,7 +29,8 @@ void on_delivery(rd_kafka_t* /*rk*/, const rd_kafka_message_t* msg, void* /*opaq
 
 }  // namespace
 
-Producer::Producer(const ProducerSettings& settings) {
+Producer::Producer(const ProducerSettings& settings)
+    : report_deadline_(std::chrono::milliseconds(settings.delivery_timeout_ms) + kDeliveryReportLateness) {
   auto conf = make_conf({
       {"bootstrap.servers", settings.bootstrap_servers},
       {"client.id", settings.client_id},
@@ -119,8 +120,13 @@ Position Producer::append(const Record& record) {
     throw Unavailable(std::string("kafka produce: ") + rd_kafka_err2str(err), false);
   }
   static_cast<void>(delivery.release());  // now owned by on_delivery
-  // The delivery report always arrives within message.timeout.ms, so this
-  // wait is bounded without a timer of our own.
+  if (result.wait_for(report_deadline_) != std::future_status::ready) {
+    // The report is late beyond what librdkafka's timers explain (a stalled
+    // process?). The record may still be written: say so, so the caller
+    // treats the outcome as unknown. `delivery` is freed when it comes.
+    throw Unavailable(
+        "kafka produce: no delivery report within " + std::to_string(report_deadline_.count()) + " ms", true);
+  }
   return result.get();
 }
 

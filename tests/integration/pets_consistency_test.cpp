@@ -185,10 +185,11 @@ TEST_F(PetsConsistency, StaleLockOfADeadHolderIsTakenOverAndALiveOneIsRespected)
 }
 
 TEST_F(PetsConsistency, AHolderWhoseCatchUpOutlastsItsLeaseDoesNotAppend) {
-  // Lease 3 s, appends bounded at 1 s, catch-up allowed 10 s: without bounding
-  // the catch-up by the lease, two holders could both wait it out and both
-  // append the same version.
-  PetsDeployment d(1, {{"COMMAND_LEASE_MS", "3000"},
+  // Lease 4.5 s, appends bounded at 1 s (+ 1.25 s for a late delivery
+  // report), catch-up allowed 10 s: without bounding the catch-up by the
+  // lease, two holders could both wait it out and both append the same
+  // version.
+  PetsDeployment d(1, {{"COMMAND_LEASE_MS", "4500"},
                        {"KAFKA_DELIVERY_TIMEOUT_MS", "1000"},
                        {"CATCH_UP_TIMEOUT_MS", "10000"},
                        {"LOCK_WAIT_MS", "8000"}});
@@ -225,8 +226,8 @@ TEST_F(PetsConsistency, AHolderWhoseCatchUpOutlastsItsLeaseDoesNotAppend) {
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   std::thread b([&] { second = put_json(*d.replica(0).client(), path, R"({"status":"sold"})")->status; });
   // The second request takes the lock over when the first one's lease ends
-  // (3 s); only then does the read model "catch up".
-  std::this_thread::sleep_for(std::chrono::milliseconds(4000));
+  // (4.5 s); only then does the read model "catch up".
+  std::this_thread::sleep_for(std::chrono::milliseconds(5500));
   for (size_t i = 0; i + 1 < saved.size(); i += 2) {
     redis_command({"HSET", offsets, saved[i], saved[i + 1]});
   }
@@ -241,7 +242,7 @@ TEST_F(PetsConsistency, AHolderWhoseCatchUpOutlastsItsLeaseDoesNotAppend) {
 }
 
 TEST_F(PetsConsistency, AReplicaKilledMidStreamLeavesTheLogValidAndTheReadModelConverges) {
-  PetsDeployment d(2, {{"KAFKA_DELIVERY_TIMEOUT_MS", "1500"}, {"COMMAND_LEASE_MS", "3000"}});
+  PetsDeployment d(2, {{"KAFKA_DELIVERY_TIMEOUT_MS", "1500"}, {"COMMAND_LEASE_MS", "5500"}});
   auto http = d.replica(1).client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
   const auto pets = create_pets(*http, category, 3);

@@ -46,7 +46,7 @@ std::unique_ptr<PetsDeployment> PetsFaults::deployment_;
 
 TEST_F(PetsFaults, BrokerDownMeans503ForWritesWhileReadsGoOn) {
   // Its own deployment, with a short delivery timeout so the refusal is quick.
-  PetsDeployment d(1, {{"KAFKA_DELIVERY_TIMEOUT_MS", "1500"}, {"COMMAND_LEASE_MS", "3000"}});
+  PetsDeployment d(1, {{"KAFKA_DELIVERY_TIMEOUT_MS", "1500"}, {"COMMAND_LEASE_MS", "5500"}});
   auto http = d.replica(0).client();
   const auto category = std::to_string(id_of(post_json(*http, "/categories", R"({"name":"Dogs"})")));
   const auto create = [&](const std::string& name) {
