@@ -34,6 +34,7 @@ class InventoryService : public service::Service {
 
   void start() override;
   [[nodiscard]] const http::Router& router() const override { return router_; }
+  [[nodiscard]] bool ready() const override { return platform_.ready(); }
 
  private:
   Topics topics_;

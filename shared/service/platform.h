@@ -61,6 +61,7 @@ class Platform {
   void add_platform_routes(http::Router& router);
 
   [[nodiscard]] const config::ServiceConfig& config() const { return cfg_; }
+  [[nodiscard]] bool ready() const { return readiness_.ready(); }
   redis::Pool& pool() { return pool_; }
   redis::Multiplexer& reads() { return reads_; }
   kafka::Producer& producer() { return producer_; }

@@ -24,6 +24,15 @@ int serve(const std::string& name, int default_port, const Factory& make) {
 
     const auto service = make(env, cfg);
     service->start();
+    const auto grace = env.millis("READY_BEFORE_LISTEN_MS", std::chrono::milliseconds(5000));
+    const auto listen_by = std::chrono::steady_clock::now() + grace;
+    while (!service->ready() && std::chrono::steady_clock::now() < listen_by) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (!service->ready()) {
+      spdlog::info("{}: read model not ready after {} ms; listening, /readyz reports the rebuild", name,
+                   grace.count());
+    }
 
     http::Server server(cfg.http, service->router());
     server.bind();

@@ -16,12 +16,20 @@ class Service {
   virtual ~Service() = default;
   virtual void start() = 0;
   [[nodiscard]] virtual const http::Router& router() const = 0;
+  // Whether the read model is a whole fold of the log (projection::Readiness).
+  [[nodiscard]] virtual bool ready() const = 0;
 };
 
 using Factory = std::function<std::unique_ptr<Service>(const config::Env&, const config::ServiceConfig&)>;
 
 // A service's whole main: reads the configuration, builds the service with
 // `make`, starts it and serves HTTP until SIGINT/SIGTERM. Returns the exit code.
+// It listens once the read model is ready, or after READY_BEFORE_LISTEN_MS
+// (5 s) at the latest: nginx cannot probe /readyz, so a replica that
+// listened at once would answer 503 read_model_rebuilding to the requests
+// nginx sends it in its first tenth of a second, while its sibling serves;
+// a replica that is still rebuilding after the grace listens anyway, so
+// /readyz reports the rebuild's progress.
 int serve(const std::string& name, int default_port, const Factory& make);
 
 }  // namespace petstore::service
