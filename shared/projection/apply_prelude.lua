@@ -53,7 +53,15 @@ end
 -- integer an event holds is within +-(2^53 - 1) (json::EventFields refuses
 -- the rest), so each is exact, but tostring(), '..' and redis.call() would
 -- write a large one in exponent form (%.14g): integer() writes the digits.
-local event = cjson.decode(cloudevent)
+-- C++ has decoded the event before (ScriptApplier::check), but cjson is not
+-- RapidJSON: what one takes and the other refuses (nesting beyond cjson's
+-- 1000 levels in a member no decoder reads) is skipped like any invalid
+-- record, never retried forever.
+local decoded, event = pcall(cjson.decode, cloudevent)
+if not decoded or type(event) ~= 'table' or type(event.data) ~= 'table' then
+  record_position()
+  return 'skipped'
+end
 local etype, subject, time, data = event.type, event.subject, event.time, event.data
 local version = tonumber(event.sequence)
 
