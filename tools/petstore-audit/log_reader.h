@@ -25,9 +25,18 @@ class Progress;
 // without a consumer group (nothing is committed, and no one else's
 // assignment moves). Records of one partition arrive in order; partitions
 // interleave.
+//
+// The partitions are spread over `consumers` librdkafka consumers, read by
+// the calling thread in turn. librdkafka keeps one fetch in flight per
+// broker connection, so one consumer waits a round trip for every fetch;
+// several keep several fetches in flight (docs/performance.md, issue 11:
+// one consumer left verify idle for more than half its run).
 class LogReader {
  public:
-  LogReader(const std::string& brokers, const std::vector<std::string>& topics, const ReadBounds& bounds);
+  static constexpr int kDefaultConsumers = 4;
+
+  LogReader(const std::string& brokers, const std::vector<std::string>& topics, const ReadBounds& bounds,
+            int consumers = kDefaultConsumers);
   ~LogReader();
   LogReader(const LogReader&) = delete;
   LogReader& operator=(const LogReader&) = delete;
@@ -48,7 +57,7 @@ class LogReader {
     std::int64_t begin = 0;
     std::int64_t end = 0;
   };
-  kafka::HandlePtr rk_;
+  std::vector<kafka::HandlePtr> consumers_;
   std::vector<Range> ranges_;
   std::vector<std::pair<std::string, int>> partition_counts_;
   std::int64_t expected_ = 0;
