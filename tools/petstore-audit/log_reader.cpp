@@ -55,7 +55,8 @@ LogReader::LogReader(const std::string& brokers, const std::vector<std::string>&
     for (int p = 0; p < n; ++p) {
       std::int64_t low = 0;
       std::int64_t high = 0;
-      if (const auto e = rd_kafka_query_watermark_offsets(rk, topic.c_str(), p, &low, &high, kMetadataTimeoutMs);
+      if (const auto e =
+              rd_kafka_query_watermark_offsets(rk, topic.c_str(), p, &low, &high, kMetadataTimeoutMs);
           e != RD_KAFKA_RESP_ERR_NO_ERROR) {
         throw std::runtime_error("cannot read the offsets of " + topic + "/" + std::to_string(p) + ": " +
                                  rd_kafka_err2str(e));
@@ -201,7 +202,8 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
   for (size_t i = 0; i < consumers_.size(); ++i) {
     queues.emplace_back(rd_kafka_queue_get_consumer(consumers_[i].get()));
     wakeups.watch(queues.back().get());
-    if (const auto e = rd_kafka_assign(consumers_[i].get(), lists[i].get()); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    if (const auto e = rd_kafka_assign(consumers_[i].get(), lists[i].get());
+        e != RD_KAFKA_RESP_ERR_NO_ERROR) {
       throw std::runtime_error(std::string("cannot assign the partitions: ") + rd_kafka_err2str(e));
     }
   }
