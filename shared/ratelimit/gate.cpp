@@ -118,13 +118,16 @@ bool Gate::charge_address(const std::string& tag, const Limits& limits, const ht
   return false;
 }
 
-// A key's check still at Redis while the handler runs.
+// A key's check on its way while the handler runs. It is held (corked) until
+// the handler first waits for a read, and goes to Redis in the same batch.
 class Gate::KeyCheck final : public http::Deferred {
  public:
-  KeyCheck(Gate& gate, const httplib::Request& req, Subject key, Limiter::Pending check)
-      : gate_(gate), req_(req), key_(std::move(key)), check_(std::move(check)) {}
+  KeyCheck(Gate& gate, const httplib::Request& req, Subject key,
+           std::unique_ptr<redis::Multiplexer::Cork> cork, Limiter::Pending check)
+      : gate_(gate), req_(req), key_(std::move(key)), cork_(std::move(cork)), check_(std::move(check)) {}
 
   bool refused(httplib::Response& word) override {
+    cork_.reset();  // sends the check now if the handler read nothing
     const auto d = checked([this] { return check_.get(); }, word);
     return !d || gate_.key_verdict(req_, key_, *d, word);
   }
@@ -133,6 +136,7 @@ class Gate::KeyCheck final : public http::Deferred {
   Gate& gate_;
   const httplib::Request& req_;
   Subject key_;
+  std::unique_ptr<redis::Multiplexer::Cork> cork_;
   Limiter::Pending check_;
 };
 
@@ -191,8 +195,9 @@ http::Admission Gate::start(const httplib::Request& req, httplib::Response& res,
     return http::Admission::decided(render(*ban, res));
   }
   if (may_defer && limiter_.answering()) {
+    auto cork = std::make_unique<redis::Multiplexer::Cork>(limiter_.multiplexer());
     auto check = limiter_.start(key, anonymous_);
-    return {false, std::make_unique<KeyCheck>(*this, req, std::move(key), std::move(check))};
+    return {false, std::make_unique<KeyCheck>(*this, req, std::move(key), std::move(cork), std::move(check))};
   }
   const auto d = checked([&] { return limiter_.check(key, anonymous_); }, res);
   return http::Admission::decided(!d || key_verdict(req, key, *d, res));

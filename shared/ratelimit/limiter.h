@@ -68,6 +68,10 @@ class Limiter {
   // an idle spell the answer is no as well: the first request checks alone.)
   [[nodiscard]] bool answering() const;
 
+  // The connection checks travel on: a caller that holds a check back to
+  // send it with its own reads corks this (redis::Multiplexer::Cork).
+  [[nodiscard]] redis::Multiplexer& multiplexer() { return redis_; }
+
  private:
   // The script's key and arguments; `storage` holds the strings `args` views.
   std::string key_of(const Subject& subject) const;

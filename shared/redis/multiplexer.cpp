@@ -1,9 +1,12 @@
 #include "redis/multiplexer.h"
 
-#include <algorithm>
-#include <future>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-#include <spdlog/spdlog.h>
+#include <ctime>
+
+#include <algorithm>
 
 namespace petstore::redis {
 
@@ -12,6 +15,64 @@ Reply Outcome::take() {
     std::rethrow_exception(failure);
   }
   return std::move(reply);
+}
+
+namespace {
+
+// Linux futexes on a 32-bit word private to this process (futex(2)).
+void futex_wake_one(std::atomic<std::uint32_t>& word) {
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+
+// Sleeps while `word` holds `expected`, at most `timeout` (null: no limit).
+void futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t expected, const timespec* timeout) {
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, timeout, nullptr,
+          0);
+}
+
+}  // namespace
+
+void ReplySlot::set(Outcome outcome) {
+  outcome_ = std::move(outcome);
+  if (state_.exchange(kFilled, std::memory_order_acq_rel) == kWaiting) {
+    futex_wake_one(state_);
+  }
+}
+
+bool ReplySlot::sleep(const std::chrono::steady_clock::time_point* deadline) {
+  for (;;) {
+    auto s = state_.load(std::memory_order_acquire);
+    if (s == kFilled) {
+      return true;
+    }
+    if (s == kEmpty && !state_.compare_exchange_strong(s, kWaiting, std::memory_order_acq_rel)) {
+      continue;  // filled meanwhile
+    }
+    if (deadline == nullptr) {
+      futex_wait(state_, kWaiting, nullptr);
+      continue;
+    }
+    const auto left = *deadline - std::chrono::steady_clock::now();
+    if (left <= std::chrono::steady_clock::duration::zero()) {
+      return state_.load(std::memory_order_acquire) == kFilled;
+    }
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+    const timespec timeout{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+    futex_wait(state_, kWaiting, &timeout);  // woken, timed out, or interrupted: look again
+  }
+}
+
+bool ReplySlot::wait_until(std::chrono::steady_clock::time_point deadline) {
+  return sleep(&deadline);
+}
+
+void ReplySlot::wait() {
+  sleep(nullptr);
+}
+
+Outcome ReplySlot::take() {
+  wait();
+  return std::move(outcome_);
 }
 
 Multiplexer::Multiplexer(Endpoint endpoint, size_t lanes) : endpoint_(std::move(endpoint)) {
@@ -34,24 +95,68 @@ Multiplexer::Lane::~Lane() {
 }
 
 std::unique_ptr<Multiplexer::Pending> Multiplexer::pending(std::vector<std::string> args,
-                                                           std::future<Outcome>& reply) {
-  auto promise = std::make_shared<std::promise<Outcome>>();
-  reply = promise->get_future();
-  return std::make_unique<Pending>(
-      Pending{std::move(args), [promise](Outcome o) { promise->set_value(std::move(o)); }});
+                                                           std::shared_ptr<ReplySlot>& reply) {
+  reply = std::make_shared<ReplySlot>();
+  return std::make_unique<Pending>(Pending{std::move(args), reply});
+}
+
+Multiplexer::Held& Multiplexer::held() {
+  thread_local Held h;
+  return h;
+}
+
+Multiplexer::Cork::Cork(Multiplexer& owner, Args trailer) : outer_(held().owner == nullptr) {
+  if (outer_) {
+    auto& h = held();
+    h.owner = &owner;
+    h.trailer.assign(trailer.begin(), trailer.end());
+    h.last_trailer.reset();
+  }
+}
+
+Multiplexer::Cork::~Cork() {
+  if (outer_) {
+    flush_corked();
+    auto& h = held();
+    h.owner = nullptr;
+    h.trailer.clear();
+    h.last_trailer.reset();
+  }
+}
+
+std::optional<Multiplexer::Call> Multiplexer::Cork::trailer() {
+  flush_corked();
+  auto& h = held();
+  if (!outer_ || !h.last_trailer) {
+    return std::nullopt;
+  }
+  return Call(h.last_trailer);
+}
+
+void Multiplexer::flush_corked() {
+  auto& h = held();
+  if (h.owner != nullptr && !h.batch.empty()) {
+    Batch batch;
+    batch.swap(h.batch);
+    if (!h.trailer.empty()) {
+      batch.push_back(pending(h.trailer, h.last_trailer));
+    }
+    h.owner->send_now(std::move(batch));
+  }
 }
 
 Reply Multiplexer::Call::get(Wait wait) {
+  flush_corked();
   // Bounded: the I/O thread answers every request within the connect and
   // command timeouts, with a reply or an Unavailable.
-  if (wait != Wait::zero() && reply_.wait_for(wait) != std::future_status::ready) {
+  if (wait != Wait::zero() && !reply_->wait_until(std::chrono::steady_clock::now() + wait)) {
     throw Unavailable("redis: no reply within " + std::to_string(wait.count()) + " ms");
   }
-  return reply_.get().take();
+  return reply_->take().take();
 }
 
 Multiplexer::Call Multiplexer::submit(const Args& args) {
-  std::future<Outcome> reply;
+  std::shared_ptr<ReplySlot> reply;
   Batch batch;
   batch.push_back(pending({args.begin(), args.end()}, reply));
   enqueue(std::move(batch));
@@ -63,21 +168,22 @@ Reply Multiplexer::command(const Args& args, Wait wait) {
 }
 
 std::vector<Reply> Multiplexer::commands(const std::vector<Args>& all, Wait wait) {
-  std::vector<std::future<Outcome>> futures(all.size());
+  std::vector<std::shared_ptr<ReplySlot>> futures(all.size());
   Batch batch;
   batch.reserve(all.size());
   for (size_t i = 0; i < all.size(); ++i) {
     batch.push_back(pending({all[i].begin(), all[i].end()}, futures[i]));
   }
   enqueue(std::move(batch));
+  flush_corked();
   std::vector<Reply> replies;
   replies.reserve(futures.size());
   const auto give_up = std::chrono::steady_clock::now() + wait;
   for (auto& f : futures) {
-    if (wait != Wait::zero() && f.wait_until(give_up) != std::future_status::ready) {
+    if (wait != Wait::zero() && !f->wait_until(give_up)) {
       throw Unavailable("redis: no reply within " + std::to_string(wait.count()) + " ms");
     }
-    replies.push_back(f.get().take());
+    replies.push_back(f->take().take());
   }
   return replies;
 }
@@ -106,6 +212,17 @@ Reply Multiplexer::script(const Script& s, const Args& keys, const Args& args, W
 }
 
 void Multiplexer::enqueue(Batch pending) {
+  auto& h = held();
+  if (h.owner == this) {
+    for (auto& p : pending) {
+      h.batch.push_back(std::move(p));
+    }
+    return;
+  }
+  send_now(std::move(pending));
+}
+
+void Multiplexer::send_now(Batch pending) {
   const auto lane = next_lane_.fetch_add(1, std::memory_order_relaxed) % lanes_.size();
   lanes_[lane]->enqueue(std::move(pending));
 }
@@ -141,13 +258,7 @@ void Multiplexer::Lane::loop() {
 }
 
 void Multiplexer::deliver(Pending& p, Outcome outcome) {
-  // A callback that throws must not take the I/O thread (and every other
-  // caller's replies) with it.
-  try {
-    p.done(std::move(outcome));
-  } catch (const std::exception& e) {
-    spdlog::error("redis multiplexer: a reply's callback failed: {}", e.what());
-  }
+  p.reply->set(std::move(outcome));
 }
 
 void Multiplexer::Lane::send(Batch& batch, size_t& answered) {

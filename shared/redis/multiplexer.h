@@ -3,11 +3,12 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <functional>
-#include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,9 +28,35 @@ struct Outcome {
   Reply take();
 };
 
-// Runs on the multiplexer's I/O thread when a command is answered: it must
-// be quick and must not wait for Redis itself.
-using Callback = std::function<void(Outcome)>;
+// Where one command's outcome lands: written once by the I/O thread, read
+// once by the caller. Not std::promise: libstdc++'s set_value makes a futex
+// call for its std::call_once and another to notify, whether or not anyone
+// waits (perf of a pets replica under GETs: four in ten of its futex calls
+// were pthread_once). Nor a mutex and condition variable: the I/O thread
+// setting the slot while the caller goes to sleep on it contends for the
+// mutex, and that cost a third of the replica's futex calls. A futex on the
+// slot's state makes one call to sleep and one to wake, only when the
+// caller really waits; a reply already in (a rate-limit check that came
+// back with the read) costs none.
+class ReplySlot {
+ public:
+  void set(Outcome outcome);
+  // False when `deadline` passed first.
+  bool wait_until(std::chrono::steady_clock::time_point deadline);
+  void wait();
+  // Waits, then moves the outcome out.
+  Outcome take();
+
+ private:
+  static constexpr std::uint32_t kEmpty = 0;
+  static constexpr std::uint32_t kWaiting = 1;  // the caller sleeps on the futex
+  static constexpr std::uint32_t kFilled = 2;
+  // The caller's wait, up to `deadline` (none: forever).
+  bool sleep(const std::chrono::steady_clock::time_point* deadline);
+
+  std::atomic<std::uint32_t> state_{kEmpty};
+  Outcome outcome_;
+};
 
 // Sends the commands of many threads over one connection, pipelined: an I/O
 // thread takes whatever is waiting, writes it in one go and hands each reply
@@ -62,8 +89,8 @@ class Multiplexer {
 
    private:
     friend class Multiplexer;
-    explicit Call(std::future<Outcome> reply) : reply_(std::move(reply)) {}
-    std::future<Outcome> reply_;
+    explicit Call(std::shared_ptr<ReplySlot> reply) : reply_(std::move(reply)) {}
+    std::shared_ptr<ReplySlot> reply_;
   };
 
   // An EVALSHA on its way; get() falls back to EVAL (and waits for that)
@@ -85,6 +112,34 @@ class Multiplexer {
   Call submit(const Args& args);
   ScriptCall submit_script(const Script& s, const Args& keys, const Args& args);
 
+  // While a Cork lives, the commands its thread submits to this multiplexer
+  // are held, and go to Redis as one batch when the thread first waits for
+  // a reply (any Call::get) or when the Cork ends. A request that starts a
+  // command and then makes another before waiting (the rate limiter's check
+  // and a GET's read) then costs one write, one wake-up of the I/O thread and
+  // one read at Redis instead of two of each. A Cork inside another on the
+  // same thread holds nothing of its own. Use it on one thread only.
+  //
+  // A `trailer` command goes at the end of every batch the Cork sends, and
+  // runs at Redis after every command of the batch (one connection, in
+  // order): trailer() is then the answer to "after this thread's last
+  // read, was ..." without a round trip of its own (the read model's ready
+  // marker, service::Platform).
+  class Cork {
+   public:
+    explicit Cork(Multiplexer& owner, Args trailer = {});
+    ~Cork();
+    Cork(const Cork&) = delete;
+    Cork& operator=(const Cork&) = delete;
+
+    // The reply of the trailer sent last (after sending what is held), or
+    // nullopt when no batch went out under this Cork.
+    std::optional<Call> trailer();
+
+   private:
+    bool outer_;
+  };
+
   Reply command(const Args& args, Wait wait = Wait::zero());
   // Several commands, sent together (one round trip when the I/O thread is idle).
   std::vector<Reply> commands(const std::vector<Args>& all, Wait wait = Wait::zero());
@@ -94,7 +149,7 @@ class Multiplexer {
  private:
   struct Pending {
     std::vector<std::string> args;
-    Callback done;
+    std::shared_ptr<ReplySlot> reply;
   };
   using Batch = std::vector<std::unique_ptr<Pending>>;
 
@@ -121,9 +176,21 @@ class Multiplexer {
     std::thread io_;
   };
 
+  // Held while this thread's Cork for this multiplexer lives, else sent.
   void enqueue(Batch pending);
+  void send_now(Batch pending);
+  // What this thread's Cork holds, and for which multiplexer.
+  struct Held {
+    Multiplexer* owner = nullptr;
+    Batch batch;
+    std::vector<std::string> trailer;
+    std::shared_ptr<ReplySlot> last_trailer;
+  };
+  static Held& held();
+  // Sends what this thread's Cork holds, if anything.
+  static void flush_corked();
   // One command for a batch, and where its reply will be.
-  static std::unique_ptr<Pending> pending(std::vector<std::string> args, std::future<Outcome>& reply);
+  static std::unique_ptr<Pending> pending(std::vector<std::string> args, std::shared_ptr<ReplySlot>& reply);
   static void fail_rest(Batch& batch, size_t answered, const std::exception_ptr& failure);
   static void deliver(Pending& p, Outcome outcome);
 

@@ -10,15 +10,6 @@
 namespace petstore::service {
 namespace {
 
-// The limiter has its own pipelined connection, whose timeouts are its
-// deadline: a slow or stopped Redis is answered with 503 within
-// RATE_LIMIT_TIMEOUT_MS, never queued behind the reads' longer timeout.
-redis::Endpoint limiter_endpoint(const config::ServiceConfig& cfg) {
-  auto e = cfg.redis;
-  e.connect_timeout = e.command_timeout = cfg.rate_limit.timeout;
-  return e;
-}
-
 // What a caller who fails the admin token check may spend per address:
 // enough for an operator's typos, far too little to guess a token, and the
 // usual bans for whoever keeps trying.
@@ -33,6 +24,16 @@ ApiError rebuilding() {
 bool exempt_from_readiness(const std::string& path) {
   return path == "/healthz" || path == "/readyz";
 }
+
+bool safe(const httplib::Request& req) {
+  return req.method == "GET" || req.method == "HEAD";
+}
+
+// A read's Redis commands on this worker thread, corked from the first
+// before-hook to the after-hook, with the ready marker's EXISTS as the
+// trailer of each batch (redis::Multiplexer::Cork). One request at a time
+// per worker thread, so one slot per thread.
+thread_local std::optional<redis::Multiplexer::Cork> read_cork;
 
 }  // namespace
 
@@ -51,8 +52,12 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       commands_(log_, locks_, catch_up_, pool_, cfg.command_lease,
                 std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms)),
       idempotency_(pool_, cfg.command_lease, std::chrono::hours(24)),
-      limiter_redis_(limiter_endpoint(cfg), cfg.redis_lanes),
-      limiter_(limiter_redis_, cfg.prefix,
+      // The limiter's checks share the reads' pipelined connection, so a
+      // GET's check and read reach Redis in one batch (Gate, Cork). Each
+      // check still waits at most RATE_LIMIT_TIMEOUT_MS (Limiter's
+      // deadline): a slow or stopped Redis is answered with 503 within it,
+      // whatever the connection's own timeouts.
+      limiter_(reads_, cfg.prefix,
                ratelimit::BanPolicy{cfg.rate_limit.ban_after, cfg.rate_limit.ban_window_s,
                                     cfg.rate_limit.ban_first_s, cfg.rate_limit.ban_max_s, 86'400},
                cfg.rate_limit.timeout),
@@ -116,7 +121,14 @@ void Platform::add_platform_routes(http::Router& router) {
   // gate too: while the key registry is rebuilt, a client hears 503 and
   // Retry-After, never 401 for a key the registry does not hold yet.
   router.before([this](const httplib::Request& req, httplib::Response& res, bool) {
-    if (readiness_.ready() || exempt_from_readiness(req.path)) {
+    read_cork.reset();  // a request before this one that never reached the after-hook
+    if (exempt_from_readiness(req.path)) {
+      return http::Admission::decided(false);
+    }
+    if (readiness_.ready()) {
+      if (safe(req)) {
+        read_cork.emplace(reads_, redis::Args{"EXISTS", ready_key_});
+      }
       return http::Admission::decided(false);
     }
     http::send_error(res, rebuilding());
@@ -127,14 +139,20 @@ void Platform::add_platform_routes(http::Router& router) {
   // the handler answered may rest on a partial read model, so it becomes 503,
   // except a write's 2xx: its event is in the log, so that answer is true
   // (and the write's lock was only handed out while the marker existed).
+  //
+  // A read's check costs no round trip of its own: the EXISTS went to Redis
+  // behind the handler's last read, in the same batch, and ran after it.
   router.after([this](const httplib::Request& req, httplib::Response& res) {
-    const bool safe = req.method == "GET" || req.method == "HEAD";
+    auto trailer = read_cork ? read_cork->trailer() : std::nullopt;
+    read_cork.reset();
     if (exempt_from_readiness(req.path) || res.status == 503 ||
-        (!safe && res.status >= 200 && res.status < 300)) {
+        (!safe(req) && res.status >= 200 && res.status < 300)) {
       return;
     }
     try {
-      if (ready_marker_exists()) {
+      const bool ready =
+          trailer ? redis::as_integer(redis::expect_ok(trailer->get())) == 1 : ready_marker_exists();
+      if (ready) {
         return;
       }
     } catch (const std::exception&) {

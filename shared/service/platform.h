@@ -89,7 +89,6 @@ class Platform {
   es::CatchUp catch_up_;
   es::CommandPath commands_;
   es::IdempotencyStore idempotency_;
-  redis::Multiplexer limiter_redis_;
   ratelimit::Limiter limiter_;
   ratelimit::BanCache bans_;
   apikeys::AdminToken admin_token_;
