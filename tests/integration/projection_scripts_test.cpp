@@ -25,12 +25,7 @@ class ProjectionScripts : public ::testing::Test {
     conn_.command({"SET", keys_.space().ready_marker(), "test"});
   }
 
-  static redis::Endpoint endpoint() {
-    redis::Endpoint e;
-    e.host = petstore::testing::Stack::get().redis_host;
-    e.port = petstore::testing::Stack::get().redis_port;
-    return e;
-  }
+  static redis::Endpoint endpoint() { return petstore::testing::Stack::get().redis_endpoint(); }
 
   static events::Envelope envelope(const Event& e, std::int64_t version) {
     events::Envelope env;

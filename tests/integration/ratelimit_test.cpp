@@ -22,16 +22,9 @@ namespace {
 
 using Verdict = ratelimit::Counters::Verdict;
 
-redis::Endpoint test_redis() {
-  redis::Endpoint e;
-  e.host = Stack::get().redis_host;
-  e.port = Stack::get().redis_port;
-  return e;
-}
-
 class RateLimit : public ::testing::Test {
  protected:
-  redis::Multiplexer redis_{test_redis()};
+  redis::Multiplexer redis_{Stack::get().redis_endpoint()};
   std::string prefix_ = unique_name("rl");
 };
 
@@ -111,7 +104,7 @@ TEST_F(RateLimit, BansStartAfterRepeatedDenialsLiftOnTimeAndDouble) {
 }
 
 TEST_F(RateLimit, TheGateAnswersABannedKeyFromMemoryUntilTheBansEnd) {
-  redis::Pool pool(test_redis(), 4);
+  redis::Pool pool(Stack::get().redis_endpoint(), 4);
   KeyManagement management(pool, redis_, prefix_);
   auto& keys = management.store;
   const auto issued = keys.issue(apikeys::Plan::Enterprise, {1, 1000, 3600, 86400}, "");
@@ -149,7 +142,7 @@ TEST_F(RateLimit, TheGateAnswersABannedKeyFromMemoryUntilTheBansEnd) {
 // trip); the check's word decides what is sent. A refused request gets only
 // the gate's answer, never what the handler read.
 TEST_F(RateLimit, ADeferredCheckDecidesWhatAGetSendsAfterItsHandlerRead) {
-  redis::Pool pool(test_redis(), 2);
+  redis::Pool pool(Stack::get().redis_endpoint(), 2);
   KeyManagement management(pool, redis_, prefix_);
   auto& keys = management.store;
   const auto issued = keys.issue(apikeys::Plan::Enterprise, {1, 1000, 3600, 86400}, "");

@@ -15,13 +15,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-redis::Endpoint test_redis() {
-  redis::Endpoint e;
-  e.host = Stack::get().redis_host;
-  e.port = Stack::get().redis_port;
-  return e;
-}
-
 class Multiplexer : public ::testing::Test {
  protected:
   // Whether `key` exists, asked on a connection of its own.
@@ -39,8 +32,8 @@ class Multiplexer : public ::testing::Test {
     return false;
   }
 
-  redis::Multiplexer mux_{test_redis()};
-  redis::Connection other_{test_redis()};
+  redis::Multiplexer mux_{Stack::get().redis_endpoint()};
+  redis::Connection other_{Stack::get().redis_endpoint()};
   std::string key_ = unique_name("mux");
 };
 

@@ -109,11 +109,15 @@ void read_topic(const std::string& brokers, const std::string& topic,
   rd_kafka_consumer_close(rk.get());
 }
 
+redis::Endpoint Stack::redis_endpoint() const {
+  redis::Endpoint e;
+  e.host = redis_host;
+  e.port = redis_port;
+  return e;
+}
+
 std::vector<std::string> redis_command(const std::vector<std::string>& args) {
-  const auto& s = Stack::get();
-  redis::Endpoint endpoint;
-  endpoint.host = s.redis_host;
-  endpoint.port = s.redis_port;
+  auto endpoint = Stack::get().redis_endpoint();
   endpoint.command_timeout = std::chrono::milliseconds(5000);
   redis::Connection conn(endpoint);
   const auto reply = conn.command(redis::Args(args.begin(), args.end()));

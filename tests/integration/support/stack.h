@@ -8,6 +8,7 @@
 #include <httplib.h>
 
 #include "kafka/consumer.h"
+#include "redis/connection.h"
 
 namespace petstore::testing {
 
@@ -21,6 +22,8 @@ struct Stack {
   int control_port = 0;  // PETSTORE_TEST_MOCK_CONTROL_PORT
 
   static const Stack& get();
+  // The test Redis, with the client's default timeouts.
+  [[nodiscard]] redis::Endpoint redis_endpoint() const;
 };
 
 // A name no other test (or earlier run) uses: tests get their own topics,
