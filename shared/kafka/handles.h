@@ -54,6 +54,12 @@ struct MetadataDeleter {
 };
 using MetadataPtr = std::unique_ptr<const rd_kafka_metadata_t, MetadataDeleter>;
 
+// The error objects of librdkafka's transactional API (rd_kafka_error_t).
+struct ErrorDeleter {
+  void operator()(rd_kafka_error_t* e) const noexcept { rd_kafka_error_destroy(e); }
+};
+using ErrorPtr = std::unique_ptr<rd_kafka_error_t, ErrorDeleter>;
+
 // Builds a librdkafka configuration, failing loudly on any property librdkafka
 // refuses (a typo in a property name must not be silently ignored).
 ConfPtr make_conf(const std::map<std::string, std::string>& properties);
