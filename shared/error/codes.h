@@ -26,6 +26,7 @@ inline constexpr const char* kRequestInProgress = "request_in_progress";
 inline constexpr const char* kBrokerUnavailable = "broker_unavailable";
 inline constexpr const char* kStoreUnavailable = "store_unavailable";
 inline constexpr const char* kProjectionLagging = "projection_lagging";
+inline constexpr const char* kWriterFenced = "writer_fenced";
 inline constexpr const char* kReadModelRebuilding = "read_model_rebuilding";
 inline constexpr const char* kDependencyUnavailable = "dependency_unavailable";
 inline constexpr const char* kInternalError = "internal_error";

@@ -24,6 +24,9 @@ enum class Errc {
   IdempotencyKeyReused,
   // A request with this Idempotency-Key is still running elsewhere.
   RequestInProgress,
+  // The partition has a newer owner than this writer (es::PartitionWriter):
+  // what it appended last, if anything, is ignored by every reader.
+  Fenced,
 };
 
 class Error : public std::runtime_error {

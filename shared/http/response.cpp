@@ -56,6 +56,10 @@ ApiError error_from(const es::Error& e) {
         return {422, codes::kIdempotencyKeyReused, e.what()};
       case es::Errc::RequestInProgress:
         return ApiError(409, codes::kRequestInProgress, e.what()).retry_after(1);
+      case es::Errc::Fenced:
+        // Another replica owns the aggregate's partition now; a retry
+        // reaches it (through the entry point).
+        return ApiError(503, codes::kWriterFenced, e.what()).retry_after(1);
     }
     return {500, codes::kInternalError, "internal error"};
   }();

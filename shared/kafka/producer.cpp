@@ -113,9 +113,13 @@ rd_kafka_resp_err_t enqueue(rd_kafka_t* rk, const Record& record, std::int32_t p
 }
 
 Position Producer::append(const Record& record) {
+  return append_to(record, partition_for(record.topic, record.key));
+}
+
+Position Producer::append_to(const Record& record, std::int32_t partition) {
   auto delivery = std::make_unique<Delivery>();
   auto result = delivery->done.get_future();
-  const auto err = enqueue(rk_.get(), record, partition_for(record.topic, record.key), delivery.get());
+  const auto err = enqueue(rk_.get(), record, partition, delivery.get());
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     throw Unavailable(std::string("kafka produce: ") + rd_kafka_err2str(err), false);
   }

@@ -72,6 +72,8 @@ class Producer {
   // within delivery_timeout_ms + kDeliveryReportLateness: the wait is
   // bounded by our own clock, whatever librdkafka does.
   Position append(const Record& record);
+  // The same into a partition the caller names, whatever the key.
+  Position append_to(const Record& record, std::int32_t partition);
 
   // The partition `key` maps to in `topic` (same as append would choose).
   std::int32_t partition_for(const std::string& topic, const std::string& key);

@@ -1,0 +1,31 @@
+#include "es/epoch.h"
+
+#include <charconv>
+
+namespace petstore::es {
+
+std::optional<std::int64_t> EpochRule::parse(std::optional<std::string_view> value) {
+  if (!value || value->empty() || value->size() > 18 ||
+      value->find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::int64_t n = 0;
+  std::from_chars(value->data(), value->data() + value->size(), n);
+  return n;
+}
+
+EpochRule::Verdict EpochRule::next(std::optional<std::string_view> claim,
+                                   std::optional<std::string_view> epoch) {
+  if (claim) {
+    const auto e = parse(claim);
+    if (e && *e > current_) {
+      current_ = *e;
+      return Verdict::Claimed;
+    }
+    return Verdict::StaleClaim;
+  }
+  const auto e = epoch ? parse(epoch) : std::optional<std::int64_t>(0);
+  return e && *e == current_ ? Verdict::Counts : Verdict::Fenced;
+}
+
+}  // namespace petstore::es

@@ -1,0 +1,94 @@
+#include "es/partition_writer.h"
+
+#include "es/errc.h"
+
+namespace petstore::es {
+
+namespace {
+
+std::optional<std::string_view> header(const kafka::Message& m, std::string_view name) {
+  if (const auto* v = m.header(name)) {
+    return *v;
+  }
+  return std::nullopt;
+}
+
+Error fenced(const PartitionWriter::Settings& s, std::int64_t epoch) {
+  return {Errc::Fenced, "partition " + s.topic + "/" + std::to_string(s.partition) +
+                            " has a newer owner than epoch " + std::to_string(epoch)};
+}
+
+}  // namespace
+
+PartitionWriter::PartitionWriter(kafka::Producer& producer, Settings settings)
+    : producer_(producer),
+      settings_(std::move(settings)),
+      reader_(settings_.brokers, settings_.topic, settings_.partition, RD_KAFKA_OFFSET_BEGINNING) {}
+
+EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
+                                                 const std::function<void(const kafka::Message&)>* fold) {
+  auto verdict = EpochRule::Verdict::Fenced;
+  const auto give_up = std::chrono::steady_clock::now() + settings_.read_timeout;
+  while (read_ <= offset) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(give_up - std::chrono::steady_clock::now());
+    if (left <= std::chrono::milliseconds::zero()) {
+      throw kafka::Unavailable("kafka: " + settings_.topic + "/" + std::to_string(settings_.partition) +
+                                   " not read up to offset " + std::to_string(offset) + " in time",
+                               true);
+    }
+    const auto m = reader_.next(std::min(left, std::chrono::milliseconds(100)));
+    if (!m) {
+      continue;
+    }
+    read_ = m->offset + 1;
+    verdict = rule_.next(header(*m, kClaimHeader), header(*m, kEpochHeader));
+    if (verdict == EpochRule::Verdict::Claimed && epoch_ != 0 && rule_.current() != epoch_) {
+      fenced_ = true;  // someone claimed after this writer did
+    }
+    if (verdict == EpochRule::Verdict::Counts && fold != nullptr) {
+      (*fold)(*m);
+    }
+  }
+  return verdict;
+}
+
+std::int64_t PartitionWriter::claim(const std::function<void(const kafka::Message&)>& fold) {
+  // Every claim so far, so the new one is above them all.
+  const auto end = reader_.end(static_cast<int>(settings_.read_timeout.count()));
+  if (end > read_) {
+    read_through(end - 1, &fold);
+  }
+  const auto epoch = rule_.current() + 1;
+  kafka::Record claim{settings_.topic,
+                      "",
+                      R"({"epoch":)" + std::to_string(epoch) + R"(,"owner":")" + settings_.owner + "\"}",
+                      {{std::string(kClaimHeader), std::to_string(epoch)}}};
+  const auto at = producer_.append_to(claim, settings_.partition);
+  // Records that landed between the end read above and the claim are
+  // folded too; a claim among them beats this one.
+  epoch_ = 0;
+  fenced_ = false;
+  if (read_through(at.offset, &fold) != EpochRule::Verdict::Claimed || rule_.current() != epoch) {
+    fenced_ = true;
+    throw fenced(settings_, epoch);
+  }
+  epoch_ = epoch;
+  return epoch;
+}
+
+kafka::Position PartitionWriter::append(kafka::Record record) {
+  if (epoch_ == 0 || fenced_) {
+    throw fenced(settings_, epoch_);
+  }
+  record.headers.push_back({std::string(kEpochHeader), std::to_string(epoch_)});
+  const auto at = producer_.append_to(record, settings_.partition);
+  const auto verdict = read_through(at.offset, nullptr);
+  if (fenced_ || verdict != EpochRule::Verdict::Counts) {
+    fenced_ = true;
+    throw fenced(settings_, epoch_);
+  }
+  return at;
+}
+
+}  // namespace petstore::es

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "es/epoch.h"
+#include "kafka/partition_reader.h"
+#include "kafka/producer.h"
+
+namespace petstore::es {
+
+// The one writer of a partition, fenced by the log itself
+// (docs/consistency.md, "Fencing: what the local broker shows"; the rule
+// is es::EpochRule). claim() makes it the owner; append() answers only once
+// the record has been read back with no later claim before it, so a writer
+// that was replaced while it was paused never acknowledges what it appends
+// afterwards, and every reader ignores that record.
+//
+// Not yet the services' write path: issue 13 wires it in (ownership through
+// the consumer group, commands routed to the owner).
+class PartitionWriter {
+ public:
+  struct Settings {
+    std::string brokers;
+    std::string topic;
+    std::int32_t partition = 0;
+    std::string owner;  // who claims, written into the claim (for people)
+    // How long a read-back may take before the writer gives up (Unavailable).
+    std::chrono::milliseconds read_timeout{5000};
+  };
+
+  PartitionWriter(kafka::Producer& producer, Settings settings);
+
+  // Takes the partition: appends a claim one epoch above every claim in it,
+  // and reads the partition up to that claim, handing `fold` each record
+  // that counts before it, in order (the owner's state). Returns the epoch.
+  // Throws es::Error(Fenced) when another claim got in first (claim again
+  // to take over from it) and kafka::Unavailable when the broker does not
+  // answer in time.
+  std::int64_t claim(const std::function<void(const kafka::Message&)>& fold);
+
+  // Appends `record` in this writer's epoch, to its partition. Returns its
+  // position once read back with no later claim before it. Throws
+  // es::Error(Fenced) otherwise: the record may be in the log, where every
+  // reader ignores it, and every later append is refused the same way.
+  // Throws kafka::Unavailable when the broker does not answer.
+  kafka::Position append(kafka::Record record);
+
+  [[nodiscard]] std::int64_t epoch() const { return epoch_; }
+
+ private:
+  // Reads up to and including `offset`, applying the rule; `fold`, when
+  // set, gets every record that counts. Returns the verdict of the record
+  // at `offset`.
+  EpochRule::Verdict read_through(std::int64_t offset,
+                                  const std::function<void(const kafka::Message&)>* fold);
+
+  kafka::Producer& producer_;
+  Settings settings_;
+  kafka::PartitionReader reader_;
+  EpochRule rule_;
+  std::int64_t read_ = 0;   // the next offset the reader hands over
+  std::int64_t epoch_ = 0;  // this writer's, 0 before a claim
+  bool fenced_ = false;
+};
+
+}  // namespace petstore::es

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "kafka/consumer.h"
+#include "kafka/handles.h"
+
+namespace petstore::kafka {
+
+// Reads one partition in offset order from a given offset, with no consumer
+// group (nothing committed, nobody else's assignment moved): what a
+// partition's single writer reads its own partition with.
+class PartitionReader {
+ public:
+  PartitionReader(const std::string& brokers, const std::string& topic, std::int32_t partition,
+                  std::int64_t from, int fetch_wait_max_ms = 10);
+  ~PartitionReader();
+  PartitionReader(const PartitionReader&) = delete;
+  PartitionReader& operator=(const PartitionReader&) = delete;
+
+  // The next record, or nullopt when none came within `wait`. Throws
+  // Unavailable on an error the partition reports (other than its end).
+  std::optional<Message> next(std::chrono::milliseconds wait);
+
+  // The partition's high watermark: the offset its next record will get.
+  std::int64_t end(int timeout_ms);
+
+ private:
+  std::string topic_;
+  std::int32_t partition_;
+  HandlePtr rk_;
+  struct QueueDeleter {
+    void operator()(rd_kafka_queue_t* q) const noexcept { rd_kafka_queue_destroy(q); }
+  };
+  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue_;
+};
+
+}  // namespace petstore::kafka
