@@ -1,0 +1,61 @@
+#include "es/ownership.h"
+
+#include <algorithm>
+
+#include "es/errc.h"
+
+namespace petstore::es {
+
+Ownership::Ownership(kafka::Producer& producer, Settings settings, State& state)
+    : producer_(producer),
+      settings_(std::move(settings)),
+      state_(state),
+      membership_(settings_.brokers, settings_.group, settings_.owner, settings_.topic) {}
+
+void Ownership::poll(std::chrono::milliseconds wait) {
+  const auto assigned = membership_.poll(wait);
+  std::erase_if(writers_, [&](const auto& w) {
+    if (std::ranges::binary_search(assigned, w.first)) {
+      return false;
+    }
+    state_.forget(w.first);
+    return true;
+  });
+  for (const auto p : assigned) {
+    if (writers_.contains(p)) {
+      continue;
+    }
+    auto w = std::make_shared<PartitionWriter>(
+        producer_, PartitionWriter::Settings{settings_.brokers, settings_.topic, p, settings_.owner});
+    // A claim loses only to a claim made at the same moment (the last
+    // owner's, during a rebalance): a second one is above it. The writer's
+    // reader goes on where the first attempt stopped, so the fold does too.
+    state_.forget(p);
+    for (int attempt = 0;; ++attempt) {
+      try {
+        w->claim([&](const kafka::Message& m) { state_.fold(p, m); });
+        break;
+      } catch (const Error& e) {
+        if (e.code() != Errc::Fenced || attempt == 2) {
+          throw;
+        }
+      }
+    }
+    writers_.emplace(p, std::move(w));
+  }
+}
+
+std::shared_ptr<PartitionWriter> Ownership::writer(std::int32_t partition) const {
+  const auto it = writers_.find(partition);
+  return it == writers_.end() ? nullptr : it->second;
+}
+
+std::vector<std::int32_t> Ownership::owned() const {
+  std::vector<std::int32_t> out;
+  for (const auto& [p, w] : writers_) {
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace petstore::es

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "es/partition_writer.h"
+#include "kafka/group_membership.h"
+#include "kafka/producer.h"
+
+namespace petstore::es {
+
+// The partitions of one events topic this replica writes: the ones the
+// group assigns it, each claimed with a PartitionWriter, whose claim folds
+// the partition into the owner's State. A replica that stops
+// loses its partitions to the others, whose claims fence its writers.
+//
+// Not yet the services' write path (issue 13 wires it in).
+class Ownership {
+ public:
+  struct Settings {
+    std::string brokers;
+    std::string group;  // one per service: its replicas share out the topic
+    std::string topic;
+    std::string owner;  // this replica
+  };
+  // The owner's state, kept per partition.
+  class State {
+   public:
+    virtual ~State() = default;
+    // The partition is being claimed (its fold starts again from its first
+    // record) or has moved to another replica: drop what was folded of it.
+    virtual void forget(std::int32_t partition) = 0;
+    // The next record that counts in a partition being claimed, in order.
+    virtual void fold(std::int32_t partition, const kafka::Message& m) = 0;
+  };
+
+  Ownership(kafka::Producer& producer, Settings settings, State& state);
+
+  // Follows the group for up to `wait`: claims the partitions newly
+  // assigned and lets go of the ones taken away. Throws kafka::Unavailable
+  // when a claim cannot be made (the partition is tried again next time).
+  void poll(std::chrono::milliseconds wait);
+
+  // The writer of `partition` while this replica owns it; null otherwise.
+  // Shared: a caller mid-append keeps its writer, which is fenced if the
+  // partition moves meanwhile.
+  [[nodiscard]] std::shared_ptr<PartitionWriter> writer(std::int32_t partition) const;
+  [[nodiscard]] std::vector<std::int32_t> owned() const;
+
+ private:
+  kafka::Producer& producer_;
+  Settings settings_;
+  State& state_;
+  kafka::GroupMembership membership_;
+  std::map<std::int32_t, std::shared_ptr<PartitionWriter>> writers_;
+};
+
+}  // namespace petstore::es

@@ -1,0 +1,58 @@
+#include "kafka/group_membership.h"
+
+#include <algorithm>
+
+namespace petstore::kafka {
+
+GroupMembership::GroupMembership(const std::string& brokers, const std::string& group,
+                                 const std::string& member, const std::string& topic) {
+  auto conf = make_conf({
+      {"bootstrap.servers", brokers},
+      {"group.id", group},
+      {"client.id", member},
+      {"enable.auto.commit", "false"},
+      {"enable.auto.offset.store", "false"},
+      {"session.timeout.ms", "6000"},
+      {"heartbeat.interval.ms", "500"},
+  });
+  rd_kafka_conf_set_rebalance_cb(conf.get(), &GroupMembership::on_rebalance);
+  rd_kafka_conf_set_opaque(conf.get(), this);
+  rk_ = make_handle(RD_KAFKA_CONSUMER, std::move(conf));
+  rd_kafka_poll_set_consumer(rk_.get());
+  const PartitionListPtr subscription(rd_kafka_topic_partition_list_new(1));
+  rd_kafka_topic_partition_list_add(subscription.get(), topic.c_str(), RD_KAFKA_PARTITION_UA);
+  if (const auto e = rd_kafka_subscribe(rk_.get(), subscription.get()); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw Unavailable(std::string("kafka subscribe: ") + rd_kafka_err2str(e), false);
+  }
+}
+
+GroupMembership::~GroupMembership() {
+  rd_kafka_consumer_close(rk_.get());
+}
+
+void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
+                                   rd_kafka_topic_partition_list_t* parts, void* opaque) {
+  auto* self = static_cast<GroupMembership*>(opaque);
+  if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+    self->assigned_.clear();
+    rd_kafka_assign(rk, nullptr);
+    return;
+  }
+  self->assigned_.clear();
+  for (int i = 0; i < parts->cnt; ++i) {
+    self->assigned_.push_back(parts->elems[i].partition);
+  }
+  std::ranges::sort(self->assigned_);
+  rd_kafka_assign(rk, parts);
+  // Owned, not consumed: nothing is fetched for these partitions.
+  rd_kafka_pause_partitions(rk, parts);
+}
+
+std::vector<std::int32_t> GroupMembership::poll(std::chrono::milliseconds wait) {
+  // Messages fetched before the pause took effect, and errors, are dropped:
+  // only the rebalance callback matters here.
+  const MessagePtr m(rd_kafka_consumer_poll(rk_.get(), static_cast<int>(wait.count())));
+  return assigned_;
+}
+
+}  // namespace petstore::kafka

@@ -1,0 +1,117 @@
+// es::Ownership against the broker program: the replicas of a service share
+// out a topic's partitions through one consumer group and claim each; when
+// one stops, the others claim its partitions and fold them, and the
+// writers it still holds are fenced.
+#include "es/ownership.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "es/errc.h"
+#include "support/stack.h"
+
+namespace petstore::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kPartitions = 4;
+
+// Each partition's folded record values.
+class Folded : public es::Ownership::State {
+ public:
+  void forget(std::int32_t partition) override { values[partition].clear(); }
+  void fold(std::int32_t partition, const kafka::Message& m) override {
+    values[partition].push_back(m.value);
+  }
+  std::map<std::int32_t, std::vector<std::string>> values;
+};
+
+class OwnershipTest : public ::testing::Test {
+ protected:
+  OwnershipTest() { create_topic(topic_, kPartitions); }
+
+  std::unique_ptr<es::Ownership> replica(const std::string& name, Folded& state) {
+    return std::make_unique<es::Ownership>(
+        producer_, es::Ownership::Settings{Stack::get().kafka_brokers, group_, topic_, name}, state);
+  }
+
+  // Polls every replica until `done` holds (30 s at most).
+  template <typename Done>
+  bool until(const std::vector<es::Ownership*>& replicas, Done done) {
+    const auto give_up = std::chrono::steady_clock::now() + 30s;
+    while (std::chrono::steady_clock::now() < give_up) {
+      for (auto* r : replicas) {
+        r->poll(50ms);
+      }
+      if (done()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  kafka::Record record(const std::string& value) const { return {topic_, "k", value, {}}; }
+
+  std::string topic_ = unique_name("owned");
+  std::string group_ = unique_name("writers");
+  kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "ownership-test"}};
+};
+
+TEST_F(OwnershipTest, ReplicasShareThePartitionsAndTakeOverAStoppedOnesWithItsHistory) {
+  Folded state_a;
+  Folded state_b;
+  auto a = replica("a", state_a);
+  auto b = replica("b", state_b);
+
+  // Both members of the group, every partition owned by exactly one.
+  ASSERT_TRUE(until({a.get(), b.get()},
+                    [&] {
+                      std::set<std::int32_t> all;
+                      for (const auto p : a->owned()) {
+                        all.insert(p);
+                      }
+                      for (const auto p : b->owned()) {
+                        all.insert(p);
+                      }
+                      return !a->owned().empty() && !b->owned().empty() && all.size() == kPartitions &&
+                             a->owned().size() + b->owned().size() == kPartitions;
+                    }))
+      << "a owns " << a->owned().size() << ", b " << b->owned().size();
+
+  // a writes to one of its partitions, then stops; it keeps a writer, as a
+  // request in flight would.
+  const auto p = a->owned().front();
+  const auto zombie = a->writer(p);
+  ASSERT_NE(zombie, nullptr);
+  zombie->append(record("before"));
+  a.reset();  // leaves the group
+
+  ASSERT_TRUE(until({b.get()}, [&] { return b->owned().size() == kPartitions; }));
+  EXPECT_EQ(state_b.values[p], (std::vector<std::string>{"before"})) << "the new owner folds the history";
+
+  // The stopped replica's writer appends after the takeover: fenced, and
+  // the new owner's writes are the ones that count.
+  try {
+    zombie->append(record("after"));
+    FAIL() << "a replaced owner acknowledged an append";
+  } catch (const es::Error& e) {
+    EXPECT_EQ(e.code(), es::Errc::Fenced);
+  }
+  b->writer(p)->append(record("new"));
+
+  // A third replica claiming the partition later folds exactly what counts.
+  es::PartitionWriter c(producer_, {Stack::get().kafka_brokers, topic_, p, "c"});
+  std::vector<std::string> folded;
+  c.claim([&](const kafka::Message& m) { folded.push_back(m.value); });
+  EXPECT_EQ(folded, (std::vector<std::string>{"before", "new"}));
+}
+
+}  // namespace
+}  // namespace petstore::testing
