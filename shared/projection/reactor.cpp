@@ -1,11 +1,28 @@
 #include "projection/reactor.h"
 
+#include <algorithm>
+#include <future>
+#include <utility>
+
 #include <spdlog/spdlog.h>
 
 #include "embedded/skip.lua.h"
 #include "projection/runner.h"
 
 namespace petstore::projection {
+
+namespace {
+
+// A future already holding `value`: a batch of one partition is handled on
+// the reactor's own thread.
+template <typename T>
+std::future<T> make_ready(T value) {
+  std::promise<T> p;
+  p.set_value(std::move(value));
+  return p.get_future();
+}
+
+}  // namespace
 
 Reactor::Reactor(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string positions_key,
                  Reaction& reaction, std::function<bool()> may_decide)
@@ -40,17 +57,50 @@ std::map<kafka::TopicPartition, std::int64_t> Reactor::start_offsets(
 void Reactor::loop() {
   kafka::Consumer consumer(settings_, [this](const auto& assigned) { return start_offsets(assigned); });
   while (!stop_) {
-    for (const auto& m : consumer.poll(100, std::chrono::milliseconds(100))) {
-      handle_until_done(m);
-      if (stop_) {
-        return;  // the next owner of the partition resumes from the recorded position
+    const auto batch = consumer.poll(100, std::chrono::milliseconds(100));
+    if (batch.empty()) {
+      continue;
+    }
+    // Events that may touch the same aggregate, in log order, one after the
+    // other; the others side by side (each saga step takes its aggregate's
+    // lock, so side by side on one aggregate would only queue on the lock).
+    std::map<std::string, std::vector<const kafka::Message*>> groups;
+    for (const auto& m : batch) {
+      auto key = reaction_.affinity(m);
+      if (key.empty()) {
+        key = m.topic + ":" + std::to_string(m.partition);
       }
-      consumer.applied(m);
+      groups[key].push_back(&m);
+    }
+    std::vector<std::future<bool>> done;
+    for (const auto& [key, events] : groups) {
+      const auto run = [this, &events = events] {
+        return std::ranges::all_of(events, [this](const auto* m) { return handle_until_done(*m); });
+      };
+      done.push_back(groups.size() == 1 ? make_ready(run()) : std::async(std::launch::async, run));
+    }
+    bool all = true;
+    for (auto& f : done) {
+      all = f.get() && all;
+    }
+    if (!all) {
+      return;  // stopping: the next owner of the partitions resumes from the recorded positions
+    }
+    // Every event of the batch is handled: each partition's position moves
+    // to its last one (events of one partition may have been handled out of
+    // order across aggregates, so only now).
+    std::map<std::pair<std::string, std::int32_t>, const kafka::Message*> last;
+    for (const auto& m : batch) {
+      last[{m.topic, m.partition}] = &m;
+    }
+    for (const auto& [tp, m] : last) {
+      record(*m);
+      consumer.applied(*m);
     }
   }
 }
 
-void Reactor::handle_until_done(const kafka::Message& m) {
+bool Reactor::handle_until_done(const kafka::Message& m) {
   auto pause = std::chrono::milliseconds(10);
   while (!stop_) {
     if (!may_decide_()) {
@@ -61,8 +111,7 @@ void Reactor::handle_until_done(const kafka::Message& m) {
     }
     try {
       reaction_.handle(m);
-      record(m);
-      return;
+      return true;
     } catch (const std::exception& e) {
       spdlog::warn("reactor {}: {}@{}:{} not handled yet ({}); retrying", settings_.group_id, m.topic,
                    m.partition, m.offset, e.what());
@@ -70,6 +119,7 @@ void Reactor::handle_until_done(const kafka::Message& m) {
       pause = std::min(pause * 2, std::chrono::milliseconds(1000));
     }
   }
+  return false;
 }
 
 void Reactor::record(const kafka::Message& m) {

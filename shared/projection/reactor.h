@@ -24,14 +24,22 @@ class Reaction {
   virtual ~Reaction() = default;
   // Throwing means "not handled yet": the event is retried, never skipped.
   virtual void handle(const kafka::Message& message) = 0;
+  // Which of the service's aggregates handling `message` may change, as a
+  // key: events with one key are handled one after the other in log order,
+  // events with different keys side by side. Empty (the default): the
+  // event's partition, so one partition's events stay in order.
+  virtual std::string affinity(const kafka::Message&) { return {}; }
 };
 
 // A consumer-group member that hands each event, in partition order, to a
 // Reaction and then records the position in a Redis hash (the same
 // "<topic>:<partition>" -> offset layout as the projection's, so es::CatchUp
 // can wait on a reactor too). It resumes from that position after a restart
-// or a rebalance. One event at a time per member: a saga step holds a lock
-// and appends, and order within a partition matters.
+// or a rebalance. A polled batch's events are grouped by the aggregate they
+// may change (Reaction::affinity; by default their partition): a group's
+// events are handled one at a time in log order (a saga step holds a lock
+// and appends), the groups side by side. Positions move once the whole
+// batch is handled.
 class Reactor {
  public:
   // `may_decide` says whether the service's read model is ready: while it is
@@ -50,7 +58,8 @@ class Reactor {
 
  private:
   void loop();
-  void handle_until_done(const kafka::Message& m);
+  // False when the reactor stopped before the event was handled.
+  bool handle_until_done(const kafka::Message& m);
   void record(const kafka::Message& m);
   std::map<kafka::TopicPartition, std::int64_t> start_offsets(
       const std::vector<kafka::TopicPartition>& assigned);

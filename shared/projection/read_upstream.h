@@ -26,4 +26,15 @@ auto read_upstream(const kafka::Message& m, std::string_view reader, Read read)
   }
 }
 
+// The same without the log line: for a look at an event before handling it
+// (Reaction::affinity), which reports nothing itself.
+template <typename Read>
+auto peek_upstream(const kafka::Message& m, Read read) -> decltype(read(events::Envelope{})) {
+  try {
+    return read(events::from_message(m));
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace petstore::projection

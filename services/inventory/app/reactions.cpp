@@ -39,4 +39,9 @@ void OrdersReaction::handle(const kafka::Message& m) {
   }
 }
 
+std::string OrdersReaction::affinity(const kafka::Message& m) {
+  const auto fact = projection::peek_upstream(m, read_order_fact);
+  return fact ? "pet:" + std::to_string(fact->pet_id) : std::string();
+}
+
 }  // namespace petstore::inventory

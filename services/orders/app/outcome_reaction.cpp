@@ -11,4 +11,9 @@ void OutcomeReaction::handle(const kafka::Message& m) {
   }
 }
 
+std::string OutcomeReaction::affinity(const kafka::Message& m) {
+  const auto outcome = projection::peek_upstream(m, read_stock_outcome);
+  return outcome ? "order:" + std::to_string(outcome->order_id) : std::string();
+}
+
 }  // namespace petstore::orders

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <string>
+
 #include "app/order_commands.h"
 #include "projection/reactor.h"
 
@@ -11,6 +13,8 @@ class OutcomeReaction : public projection::Reaction {
  public:
   explicit OutcomeReaction(OrderCommands& orders) : orders_(orders) {}
   void handle(const kafka::Message& message) override;
+  // The order: one pet's outcomes (one partition) reach many orders.
+  std::string affinity(const kafka::Message& message) override;
 
  private:
   OrderCommands& orders_;

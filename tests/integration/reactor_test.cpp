@@ -1,0 +1,115 @@
+// projection::Reactor against the broker program and Redis: events that may
+// change one aggregate (Reaction::affinity) are handled one after the other
+// in log order, others side by side; a failing event is retried, never
+// skipped; positions move to each partition's last handled event.
+#include "projection/reactor.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kafka/handles.h"
+#include "kafka/producer.h"
+#include "redis/pool.h"
+#include "support/stack.h"
+
+namespace petstore::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Records values as "<aggregate>/<n>"; the aggregate is the affinity. The
+// first event of aggregate "slow" waits until an event of "fast" has been
+// handled, which only happens if the two are handled side by side. Values
+// ending in "!" fail once before they are handled.
+class Recording : public projection::Reaction {
+ public:
+  void handle(const kafka::Message& m) override {
+    std::unique_lock lock(mutex_);
+    if (m.value.ends_with("!") && !failed_.contains(m.value)) {
+      failed_[m.value] = true;
+      throw std::runtime_error("not yet");
+    }
+    if (m.value == "slow/1") {
+      if (!changed_.wait_for(lock, 10s, [this] { return !handled_["fast"].empty(); })) {
+        throw std::runtime_error("fast was never handled beside slow");
+      }
+    }
+    const auto aggregate = m.value.substr(0, m.value.find('/'));
+    handled_[aggregate].push_back(m.value);
+    ++count_;
+    changed_.notify_all();
+  }
+  std::string affinity(const kafka::Message& m) override { return m.value.substr(0, m.value.find('/')); }
+
+  bool wait_for(size_t n) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 30s, [&] { return count_ >= n; });
+  }
+  std::map<std::string, std::vector<std::string>> handled() {
+    const std::lock_guard lock(mutex_);
+    return handled_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<std::string, std::vector<std::string>> handled_;
+  std::map<std::string, bool> failed_;
+  size_t count_ = 0;
+};
+
+TEST(Reactor, HandlesEachAggregatesEventsInOrderAndDifferentAggregatesSideBySide) {
+  const auto topic = unique_name("reactions");
+  create_topic(topic, 2);
+  {
+    // One message set per partition (a lingering producer, flushed): the
+    // local broker answers a fetch with one set per partition, and the
+    // reactor must get partition 0's events in one batch.
+    const auto producer = kafka::make_handle(
+        RD_KAFKA_PRODUCER,
+        kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}, {"linger.ms", "500"}}));
+    // Both aggregates in one partition: only the affinity separates them.
+    for (const auto* v : {"slow/1", "slow/2!", "fast/1", "slow/3", "fast/2"}) {
+      ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", v, {}}, 0, nullptr), RD_KAFKA_RESP_ERR_NO_ERROR);
+    }
+    ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", "other/1", {}}, 1, nullptr),
+              RD_KAFKA_RESP_ERR_NO_ERROR);
+    ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  }
+
+  Recording reaction;
+  redis::Pool pool(Stack::get().redis_endpoint(), 2);
+  const auto positions = unique_name("reactor-positions");
+  projection::Reactor reactor(
+      {Stack::get().kafka_brokers, unique_name("reactor"), "reactor-test", {topic}, 10}, pool, positions,
+      reaction, [] { return true; });
+  reactor.start();
+  ASSERT_TRUE(reaction.wait_for(6));
+
+  const auto handled = reaction.handled();
+  EXPECT_EQ(handled.at("slow"), (std::vector<std::string>{"slow/1", "slow/2!", "slow/3"}));
+  EXPECT_EQ(handled.at("fast"), (std::vector<std::string>{"fast/1", "fast/2"}));
+  EXPECT_EQ(handled.at("other"), (std::vector<std::string>{"other/1"}));
+
+  // Each partition's position is its last event, once the batch is done.
+  const auto until = std::chrono::steady_clock::now() + 10s;
+  std::vector<std::string> recorded;
+  while (std::chrono::steady_clock::now() < until) {
+    recorded = redis_command({"HMGET", positions, topic + ":0", topic + ":1"});
+    if (recorded == std::vector<std::string>{"4", "0"}) {
+      break;
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(recorded, (std::vector<std::string>{"4", "0"}));
+}
+
+}  // namespace
+}  // namespace petstore::testing
