@@ -16,7 +16,8 @@ OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics,
       platform_(cfg, keys_.space()),
       projection_(keys_),
       read_(platform_.reads(), keys_),
-      commands_(platform_.commands(), read_, projection_, keys_, topics_.orders, outcome_wait),
+      settled_(cfg.redis, keys_.settled_channel()),
+      commands_(platform_.commands(), read_, projection_, keys_, topics_.orders, outcome_wait, settled_),
       outcomes_(commands_) {
   add_order_routes(router_, {commands_, read_, platform_.idempotency(), platform_.ids(), keys_});
   platform_.add_platform_routes(router_);

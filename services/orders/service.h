@@ -39,6 +39,7 @@ class OrdersService : public service::Service {
   service::Platform platform_;
   OrdersProjection projection_;
   ReadModel read_;
+  redis::ChannelWaiters settled_;
   OrderCommands commands_;
   OutcomeReaction outcomes_;
   http::Router router_;

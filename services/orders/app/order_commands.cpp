@@ -3,18 +3,19 @@
 #include <spdlog/spdlog.h>
 
 #include "events/envelope.h"
-#include "util/backoff.h"
 
 namespace petstore::orders {
 
 OrderCommands::OrderCommands(es::CommandPath& path, ReadModel& read, OrdersProjection& projection,
-                             OrderKeys keys, std::string topic, std::chrono::milliseconds outcome_wait)
+                             OrderKeys keys, std::string topic, std::chrono::milliseconds outcome_wait,
+                             redis::ChannelWaiters& settled)
     : path_(path),
       read_(read),
       projection_(projection),
       keys_(std::move(keys)),
       topic_(std::move(topic)),
-      outcome_wait_(outcome_wait) {}
+      outcome_wait_(outcome_wait),
+      settled_(settled) {}
 
 void OrderCommands::commit(const Event& event, std::int64_t version, es::LockGuard* guard) {
   path_.commit({topic_, std::string(type_of(event)), std::to_string(aggregate_of(event)), version,
@@ -37,8 +38,10 @@ Order OrderCommands::place(std::int64_t id, const OrderFields& fields, bool resu
 }
 
 Order OrderCommands::await_outcome(std::int64_t id) {
+  // Woken when the answer is applied (apply.lua publishes the id), not by
+  // polling: the answer is seen as soon as it is in the read model.
   std::optional<Order> order;
-  util::retry_until(std::chrono::steady_clock::now() + outcome_wait_, std::chrono::microseconds(500), [&] {
+  settled_.wait_until(std::to_string(id), std::chrono::steady_clock::now() + outcome_wait_, [&] {
     order = read_.order(id);
     return order && order->status != OrderStatus::Placed;
   });

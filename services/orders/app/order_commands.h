@@ -12,6 +12,7 @@
 #include "projection/keys.h"
 #include "projection/orders_projection.h"
 #include "projection/read_model.h"
+#include "redis/channel_waiters.h"
 
 namespace petstore::orders {
 
@@ -22,8 +23,9 @@ using Precondition = std::function<void(std::int64_t current_version)>;
 // order as the read model shows it afterwards.
 class OrderCommands {
  public:
+  // `settled` wakes a placing request when its order's answer is applied.
   OrderCommands(es::CommandPath& path, ReadModel& read, OrdersProjection& projection, OrderKeys keys,
-                std::string topic, std::chrono::milliseconds outcome_wait);
+                std::string topic, std::chrono::milliseconds outcome_wait, redis::ChannelWaiters& settled);
 
   // Records the placement, then waits up to the outcome wait for the
   // inventory's answer: the order comes back reserved, rejected, or (the
@@ -48,6 +50,7 @@ class OrderCommands {
   OrderKeys keys_;
   std::string topic_;
   std::chrono::milliseconds outcome_wait_;
+  redis::ChannelWaiters& settled_;
 };
 
 }  // namespace petstore::orders
