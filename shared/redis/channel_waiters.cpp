@@ -4,6 +4,19 @@
 
 namespace petstore::redis {
 
+namespace {
+
+// The subscription's connection reads for as long as the channel is idle:
+// with the reads' command timeout it would subscribe anew every second.
+// Waiters recheck on their own, and the destructor wakes the read, so a long
+// timeout only bounds how late a silently lost connection is replaced.
+Endpoint subscription(Endpoint e) {
+  e.command_timeout = std::chrono::seconds(30);
+  return e;
+}
+
+}  // namespace
+
 ChannelWaiters::ChannelWaiters(const Endpoint& endpoint, std::string channel,
                                std::chrono::milliseconds recheck)
     : endpoint_(endpoint), channel_(std::move(channel)), recheck_(recheck), listener_([this] { listen(); }) {}
@@ -31,7 +44,7 @@ void ChannelWaiters::listen() {
   } ended{ended_};
   while (!stop_) {
     try {
-      Connection c(endpoint_);
+      Connection c(subscription(endpoint_));
       expect_ok(c.command({"SUBSCRIBE", channel_}));
       while (!stop_) {
         Reply r;
