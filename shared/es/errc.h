@@ -25,7 +25,8 @@ enum class Errc {
   // A request with this Idempotency-Key is still running elsewhere.
   RequestInProgress,
   // The partition has a newer owner than this writer (es::PartitionWriter):
-  // what it appended last, if anything, is ignored by every reader.
+  // what it appended last, if anything, is ignored by every reader that
+  // applies es::EpochRule.
   Fenced,
 };
 

@@ -16,7 +16,8 @@ namespace petstore::es {
 // is es::EpochRule). claim() makes it the owner; append() answers only once
 // the record has been read back with no later claim before it, so a writer
 // that was replaced while it was paused never acknowledges what it appends
-// afterwards, and every reader ignores that record.
+// afterwards, and every reader that applies EpochRule ignores that record
+// (the services' projections and the audit do not apply it yet).
 //
 // Not yet the services' write path: issue 13 wires it in (ownership through
 // the consumer group, commands routed to the owner).
@@ -43,8 +44,9 @@ class PartitionWriter {
 
   // Appends `record` in this writer's epoch, to its partition. Returns its
   // position once read back with no later claim before it. Throws
-  // es::Error(Fenced) otherwise: the record may be in the log, where every
-  // reader ignores it, and every later append is refused the same way.
+  // es::Error(Fenced) otherwise: the record may be in the log, where
+  // EpochRule makes it not count, and every later append is refused the
+  // same way.
   // Throws kafka::Unavailable when the broker does not answer.
   kafka::Position append(kafka::Record record);
 

@@ -118,10 +118,6 @@ void Router::handle(const httplib::Request& req, httplib::Response& res) const {
 
 namespace {
 
-bool safe(std::string_view method) {
-  return method == "GET" || method == "HEAD";
-}
-
 // The deferred word decides: a refusal replaces the handler's answer; an
 // admission adds its headers to it.
 void settle(Deferred& later, httplib::Response& res) {
@@ -149,7 +145,7 @@ void Router::handle(const httplib::Request& req, httplib::Response& res, const M
   try {
     bool answered = false;
     for (const auto& hook : before_) {
-      auto admission = hook(req, res, !later && m.route != nullptr && safe(req.method));
+      auto admission = hook(req, res, !later && m.route != nullptr && safe_method(req.method));
       if (admission.later) {
         later = std::move(admission.later);
       }

@@ -34,6 +34,12 @@ class PathParams {
 // block (Kafka acks, Redis, locks); whatever it throws becomes an Error body.
 using Handler = std::function<void(const httplib::Request&, httplib::Response&, const PathParams&)>;
 
+// GET and HEAD: safe methods (RFC 9110, section 9.2.1), whose answer may be
+// withheld or replaced after their handler ran.
+inline bool safe_method(std::string_view method) {
+  return method == "GET" || method == "HEAD";
+}
+
 // A before-hook's word on a request that it did not give at once.
 class Deferred {
  public:

@@ -54,6 +54,11 @@ struct MetadataDeleter {
 };
 using MetadataPtr = std::unique_ptr<const rd_kafka_metadata_t, MetadataDeleter>;
 
+struct QueueDeleter {
+  void operator()(rd_kafka_queue_t* q) const noexcept { rd_kafka_queue_destroy(q); }
+};
+using QueuePtr = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
+
 // The error objects of librdkafka's transactional API (rd_kafka_error_t).
 struct ErrorDeleter {
   void operator()(rd_kafka_error_t* e) const noexcept { rd_kafka_error_destroy(e); }

@@ -32,10 +32,7 @@ class PartitionReader {
   std::string topic_;
   std::int32_t partition_;
   HandlePtr rk_;
-  struct QueueDeleter {
-    void operator()(rd_kafka_queue_t* q) const noexcept { rd_kafka_queue_destroy(q); }
-  };
-  std::unique_ptr<rd_kafka_queue_t, QueueDeleter> queue_;
+  QueuePtr queue_;
 };
 
 }  // namespace petstore::kafka

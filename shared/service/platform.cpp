@@ -25,10 +25,6 @@ bool exempt_from_readiness(const std::string& path) {
   return path == "/healthz" || path == "/readyz";
 }
 
-bool safe(const httplib::Request& req) {
-  return req.method == "GET" || req.method == "HEAD";
-}
-
 // A read's Redis commands on this worker thread, corked from the first
 // before-hook to the after-hook, with the ready marker's EXISTS as the
 // trailer of each batch (redis::Multiplexer::Cork). One request at a time
@@ -126,7 +122,7 @@ void Platform::add_platform_routes(http::Router& router) {
       return http::Admission::decided(false);
     }
     if (readiness_.ready()) {
-      if (safe(req)) {
+      if (http::safe_method(req.method)) {
         read_cork.emplace(reads_, redis::Args{"EXISTS", ready_key_});
       }
       return http::Admission::decided(false);
@@ -146,7 +142,7 @@ void Platform::add_platform_routes(http::Router& router) {
     auto trailer = read_cork ? read_cork->trailer() : std::nullopt;
     read_cork.reset();
     if (exempt_from_readiness(req.path) || res.status == 503 ||
-        (!safe(req) && res.status >= 200 && res.status < 300)) {
+        (!http::safe_method(req.method) && res.status >= 200 && res.status < 300)) {
       return;
     }
     try {

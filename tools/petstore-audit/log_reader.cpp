@@ -170,11 +170,6 @@ class Wakeups {
   std::array<int, 2> fds_{-1, -1};
 };
 
-struct QueueDeleter {
-  void operator()(rd_kafka_queue_t* q) const noexcept { rd_kafka_queue_destroy(q); }
-};
-using QueuePtr = std::unique_ptr<rd_kafka_queue_t, QueueDeleter>;
-
 }  // namespace
 
 void LogReader::read(const std::function<void(const kafka::Message&, std::int64_t)>& on_record,
@@ -198,7 +193,7 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
     return;
   }
   const Wakeups wakeups;
-  std::vector<QueuePtr> queues;
+  std::vector<kafka::QueuePtr> queues;
   for (size_t i = 0; i < consumers_.size(); ++i) {
     queues.emplace_back(rd_kafka_queue_get_consumer(consumers_[i].get()));
     wakeups.watch(queues.back().get());
