@@ -4,6 +4,17 @@
 
 namespace petstore::es {
 
+FenceHeaders fence_headers(const kafka::Message& m) {
+  FenceHeaders out;
+  if (const auto* claim = m.header(kClaimHeader)) {
+    out.claim = *claim;
+  }
+  if (const auto* epoch = m.header(kEpochHeader)) {
+    out.epoch = *epoch;
+  }
+  return out;
+}
+
 std::optional<std::int64_t> EpochRule::parse(std::optional<std::string_view> value) {
   if (!value || value->empty() || value->size() > 18 ||
       value->find_first_not_of("0123456789") != std::string_view::npos) {

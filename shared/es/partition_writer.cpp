@@ -6,13 +6,6 @@ namespace petstore::es {
 
 namespace {
 
-std::optional<std::string_view> header(const kafka::Message& m, std::string_view name) {
-  if (const auto* v = m.header(name)) {
-    return *v;
-  }
-  return std::nullopt;
-}
-
 Error fenced(const PartitionWriter::Settings& s, std::int64_t epoch) {
   return {Errc::Fenced, "partition " + s.topic + "/" + std::to_string(s.partition) +
                             " has a newer owner than epoch " + std::to_string(epoch)};
@@ -42,7 +35,7 @@ EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
       continue;
     }
     read_ = m->offset + 1;
-    verdict = rule_.next(header(*m, kClaimHeader), header(*m, kEpochHeader));
+    verdict = rule_.next(fence_headers(*m));
     if (verdict == EpochRule::Verdict::Claimed && epoch_ != 0 && rule_.current() != epoch_) {
       fenced_ = true;  // someone claimed after this writer did
     }

@@ -51,6 +51,11 @@ std::map<kafka::TopicPartition, std::int64_t> Reactor::start_offsets(
   for (auto& [tp, offset] : out) {
     ++offset;  // resume after the last record handled
   }
+  const auto epochs = recorded_epochs(pool_, positions_key_, assigned);
+  for (const auto& tp : assigned) {
+    const auto it = epochs.find(tp);
+    fences_.resume(tp, it == epochs.end() ? 0 : it->second);
+  }
   return out;
 }
 
@@ -66,6 +71,9 @@ void Reactor::loop() {
     // lock, so side by side on one aggregate would only queue on the lock).
     std::map<std::string, std::vector<const kafka::Message*>> groups;
     for (const auto& m : batch) {
+      if (fences_.next(m) != es::EpochRule::Verdict::Counts) {
+        continue;  // a claim, or an event of a replaced owner: not the log's
+      }
       auto key = reaction_.affinity(m);
       if (key.empty()) {
         key = m.topic + ":" + std::to_string(m.partition);
@@ -125,8 +133,9 @@ bool Reactor::handle_until_done(const kafka::Message& m) {
 void Reactor::record(const kafka::Message& m) {
   const auto field = m.topic + ":" + std::to_string(m.partition);
   const auto offset = std::to_string(m.offset);
+  const auto epoch = std::to_string(fences_.current({m.topic, m.partition}));
   pool_.run_idempotent([&](redis::Connection& c) {
-    return redis::expect_ok(record_.run(c, {positions_key_}, {field, offset})).type;
+    return redis::expect_ok(record_.run(c, {positions_key_}, {field, offset, epoch})).type;
   });
 }
 

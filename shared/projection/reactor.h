@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "es/epoch.h"
 #include "kafka/consumer.h"
 #include "redis/pool.h"
 #include "redis/script.h"
@@ -39,7 +40,10 @@ class Reaction {
 // may change (Reaction::affinity; by default their partition): a group's
 // events are handled one at a time in log order (a saga step holds a lock
 // and appends), the groups side by side. Positions move once the whole
-// batch is handled.
+// batch is handled. It applies the single writer's fence (es::EpochRule)
+// to every partition it reads: a claim record or a fenced event is never
+// handed to the Reaction, and the partition's epoch is recorded beside its
+// position (field "<topic>:<partition>@epoch", as the projection keeps it).
 class Reactor {
  public:
   // `may_decide` says whether the service's read model is ready: while it is
@@ -70,6 +74,8 @@ class Reactor {
   Reaction& reaction_;
   std::function<bool()> may_decide_;
   redis::Script record_;
+  // Only the reactor's thread (and the rebalance callback it runs) touches it.
+  es::Fences fences_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> joined_{false};
   std::thread thread_;

@@ -22,13 +22,17 @@ void Runner::start() {
   thread_ = std::thread([this] { loop(); });
 }
 
-Applied recorded_positions(redis::Pool& pool, const std::string& positions_key,
-                           const std::vector<kafka::TopicPartition>& partitions) {
-  Applied out;
+namespace {
+
+std::map<kafka::TopicPartition, std::int64_t> recorded_fields(
+    redis::Pool& pool, const std::string& key, const std::vector<kafka::TopicPartition>& partitions,
+    std::string_view suffix) {
+  std::map<kafka::TopicPartition, std::int64_t> out;
   pool.run_idempotent([&](redis::Connection& c) {
     out.clear();
     for (const auto& tp : partitions) {
-      const auto reply = c.command({"HGET", positions_key, tp.topic + ":" + std::to_string(tp.partition)});
+      const auto field = tp.topic + ":" + std::to_string(tp.partition) + std::string(suffix);
+      const auto reply = c.command({"HGET", key, field});
       if (reply->type != REDIS_REPLY_NIL) {
         out[tp] = redis::as_integer(redis::expect_ok(reply));
       }
@@ -36,6 +40,19 @@ Applied recorded_positions(redis::Pool& pool, const std::string& positions_key,
     return 0;
   });
   return out;
+}
+
+}  // namespace
+
+Applied recorded_positions(redis::Pool& pool, const std::string& positions_key,
+                           const std::vector<kafka::TopicPartition>& partitions) {
+  return recorded_fields(pool, positions_key, partitions, "");
+}
+
+std::map<kafka::TopicPartition, std::int64_t> recorded_epochs(
+    redis::Pool& pool, const std::string& positions_key,
+    const std::vector<kafka::TopicPartition>& partitions) {
+  return recorded_fields(pool, positions_key, partitions, "@epoch");
 }
 
 std::map<kafka::TopicPartition, std::int64_t> Runner::start_offsets(

@@ -72,6 +72,11 @@ class ByTopic : public Applier {
 // the Reactor, which keep their positions alike.
 Applied recorded_positions(redis::Pool& pool, const std::string& positions_key,
                            const std::vector<kafka::TopicPartition>& partitions);
+// The single writer's epoch (es::EpochRule) recorded beside each position
+// ("<topic>:<partition>@epoch"); a partition with none recorded is absent.
+std::map<kafka::TopicPartition, std::int64_t> recorded_epochs(
+    redis::Pool& pool, const std::string& positions_key,
+    const std::vector<kafka::TopicPartition>& partitions);
 
 struct RunnerStats {
   std::atomic<std::uint64_t> applied{0};

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "embedded/apply_prelude.lua.h"
+#include "es/epoch.h"
 #include "events/kafka_binding.h"
 
 namespace petstore::projection {
@@ -10,6 +11,16 @@ namespace {
 
 redis::Args view(const std::vector<std::string>& args) {
   return {args.begin(), args.end()};
+}
+
+// A fence header as apply_prelude.lua takes it: the epoch, `absent` when
+// the record has no such header, -1 when its value is not an epoch.
+std::string fence_arg(std::optional<std::string_view> header, std::string_view absent) {
+  if (!header) {
+    return std::string(absent);
+  }
+  const auto epoch = es::EpochRule::parse(header);
+  return epoch ? std::to_string(*epoch) : "-1";
 }
 
 }  // namespace
@@ -37,8 +48,15 @@ redis::Args ScriptApplier::keys() const {
 
 void ScriptApplier::queue(redis::Connection& conn, const kafka::Message& m, std::int64_t previous) {
   const auto field = m.topic + ":" + std::to_string(m.partition);
-  const auto position = std::to_string(m.offset) + "/" + std::to_string(previous);
+  const auto fence = es::fence_headers(m);
+  const auto position = std::to_string(m.offset) + "/" + std::to_string(previous) + "/" +
+                        fence_arg(fence.claim, "") + "/" + fence_arg(fence.epoch, "0");
   std::string event;
+  if (fence.claim) {
+    // A claim is not an event: the script applies the fence rule to it.
+    apply_.append(conn, keys(), {field, position, base_, event});
+    return;
+  }
   try {
     const auto envelope = events::from_message(m);
     check(envelope);

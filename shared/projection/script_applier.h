@@ -20,11 +20,13 @@ namespace petstore::projection {
 // apply.lua, which reads the event itself: no field of it travels as a
 // positional argument. It takes KEYS[1] = the applied-positions hash,
 // KEYS[2] = the ready marker, then the service's `extra_keys`; ARGV[1],
-// ARGV[2] = position field and '<offset>/<previous>' ('' and '0' on the
-// write path); ARGV[3] = the service's key base; ARGV[4] = the event in
-// CloudEvents' structured JSON; then, on the write path only, the command's
-// context (apply_own). It answers 'applied', 'duplicate', 'behind' (write
-// path) or 'gap' (projection; see Applier).
+// ARGV[2] = position field and '<offset>/<previous>/<claim>/<epoch>' ('' and
+// '0' on the write path); ARGV[3] = the service's key base; ARGV[4] = the
+// event in CloudEvents' structured JSON; then, on the write path only, the
+// command's context (apply_own). It answers 'applied', 'duplicate', 'behind'
+// (write path) or 'gap' (projection; see Applier), and for the single
+// writer's fence (es::EpochRule) 'claimed', 'stale_claim' or 'fenced': a
+// claim record and a fenced event only move the position.
 // A record that is not a valid event is logged and skipped (its position is
 // recorded, by the same script) so one bad record cannot stall the
 // projection forever.

@@ -1,9 +1,9 @@
--- Records a position, never moving it backwards: for a record the projection
--- skips (not a valid event of ours, logged by the caller) so one bad record
--- cannot stall it, and for every event a reactor has handled.
--- KEYS[1] hash of positions; ARGV[1] "<topic>:<partition>"; ARGV[2] offset.
+-- Records a reactor's position in a partition, never moving it backwards,
+-- with the partition's epoch (es::EpochRule) as of that position.
+-- KEYS[1] hash of positions; ARGV[1] "<topic>:<partition>"; ARGV[2] offset;
+-- ARGV[3] epoch.
 local seen = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '-1')
 if tonumber(ARGV[2]) > seen then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2], ARGV[1] .. '@epoch', ARGV[3])
 end
 return 'recorded'

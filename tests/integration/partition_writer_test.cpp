@@ -1,19 +1,29 @@
 // es::PartitionWriter against the broker program: a claim folds what came
 // before it; a writer replaced while it was paused is fenced, never
 // acknowledges what it appends afterwards, and every reader of the
-// partition ignores that record.
+// partition ignores that record. Last, one pause against today's write
+// path (a duplicate version) and against the single writer (fenced).
 #include "es/partition_writer.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "es/aggregate_lock.h"
 #include "es/errc.h"
+#include "es/event_log.h"
+#include "redis/pool.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
 namespace {
+
+using namespace std::chrono_literals;
 
 class PartitionWriterTest : public ::testing::Test {
  protected:
@@ -37,11 +47,9 @@ class PartitionWriterTest : public ::testing::Test {
       if (m.partition != 1) {
         continue;
       }
-      const auto* claim = m.header(es::kClaimHeader);
-      const auto* epoch = m.header(es::kEpochHeader);
-      const auto verdict = rule.next(claim ? std::optional<std::string_view>(*claim) : std::nullopt,
-                                     epoch ? std::optional<std::string_view>(*epoch) : std::nullopt);
-      if (claim == nullptr) {
+      const auto fence = es::fence_headers(m);
+      const auto verdict = rule.next(fence);
+      if (!fence.claim) {
         seen.all.push_back(m.value);
       }
       if (verdict == es::EpochRule::Verdict::Counts) {
@@ -121,6 +129,73 @@ TEST_F(PartitionWriterTest, TheLaterOfTwoClaimsWinsAndTheEarlierOwnerIsFenced) {
   r.value = "from-a-again";
   a.append(r);
   EXPECT_EQ(read_partition().counted, (std::vector<std::string>{"from-a-again"}));
+}
+
+// The same pause against today's write path and against the single
+// writer: a holder of aggregate X decides version 1, is paused past its
+// lease, and appends when it resumes. es::CommandPath::commit checks the
+// lease before it appends; the pause here falls just after that check (a
+// SIGSTOP can land anywhere), so the append goes out as the holder resumes.
+// The duplicate that today's design lets into the log is what issue 13 is
+// about; the single writer's fence keeps it out of every reader's log.
+struct Versions {
+  std::map<std::string, int> counted;  // ce_sequence -> records that count with it
+  [[nodiscard]] bool any_duplicate() const {
+    return std::ranges::any_of(counted, [](const auto& v) { return v.second > 1; });
+  }
+};
+
+Versions versions_of(const std::string& topic, std::int32_t partition, const std::string& subject) {
+  Versions out;
+  es::Fences fences;
+  for (const auto& m : read_topic(topic)) {
+    if (m.partition != partition || fences.next(m) != es::EpochRule::Verdict::Counts) {
+      continue;
+    }
+    if (m.key == subject) {
+      ++out.counted[*m.header("ce_sequence")];
+    }
+  }
+  return out;
+}
+
+TEST_F(PartitionWriterTest, TodaysLockLetsAHolderPausedPastItsLeaseAppendADuplicateVersion) {
+  redis::Pool pool(Stack::get().redis_endpoint(), 2);
+  es::AggregateLock locks(pool, 200ms, 2s);
+  es::EventLog log(producer_, "/petstore/pets");
+  const auto lock_key = unique_name("lock");
+  const es::NewEvent first{topic_, "io.petstore.pet.created", "7", 1, R"({"id":7})", 1};
+
+  const auto a = locks.acquire(lock_key);  // A decides version 1 ...
+  std::this_thread::sleep_for(300ms);      // ... and is paused past its lease.
+  const auto b = locks.acquire(lock_key);
+  EXPECT_TRUE(b.previous_holder_died);
+  const auto at = log.append(first);  // B decides version 1 too: nothing of A's is in the log
+  locks.release(b);
+  log.append(first);  // A resumes
+  locks.release(a);
+
+  EXPECT_TRUE(versions_of(topic_, at.position.partition, "7").any_duplicate())
+      << "today's design was expected to let the paused holder's duplicate in";
+}
+
+TEST_F(PartitionWriterTest, TheSingleWriterFencesAnOwnerPausedPastItsTakeover) {
+  auto a = writer("a");
+  auto b = writer("b");
+  ASSERT_EQ(a.claim([](const kafka::Message&) {}), 1);  // A decides version 1 ...
+  // ... and is paused; the group gives its partition to B, whose claim
+  // folds the partition (nothing of A's) and decides version 1 too.
+  ASSERT_EQ(b.claim([](const kafka::Message&) {}), 2);
+  const auto event = [&](const char* value) {
+    return kafka::Record{topic_, "7", value, {{"ce_sequence", "0000000000000000001"}}};
+  };
+  b.append(event("b"));
+  EXPECT_THROW(a.append(event("a")), es::Error) << "A resumes: fenced, never acknowledged";
+
+  const auto seen = versions_of(topic_, 1, "7");
+  EXPECT_FALSE(seen.any_duplicate());
+  EXPECT_EQ(seen.counted, (std::map<std::string, int>{{"0000000000000000001", 1}}));
+  EXPECT_EQ(read_partition().all, (std::vector<std::string>{"b", "a"})) << "A's record is in the log, fenced";
 }
 
 }  // namespace

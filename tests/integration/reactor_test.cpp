@@ -111,5 +111,58 @@ TEST(Reactor, HandlesEachAggregatesEventsInOrderAndDifferentAggregatesSideBySide
   EXPECT_EQ(recorded, (std::vector<std::string>{"4", "0"}));
 }
 
+// Hands over only the events that count under the single writer's fence
+// (es::EpochRule), records the epoch beside the position, and resumes the
+// rule from it.
+TEST(Reactor, SkipsClaimsAndFencedEventsAndResumesTheEpoch) {
+  const auto topic = unique_name("fenced-reactions");
+  create_topic(topic, 1);
+  const auto producer = kafka::make_handle(
+      RD_KAFKA_PRODUCER, kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}}));
+  const auto produce = [&](const std::vector<std::pair<const char*, kafka::Header>>& records) {
+    for (const auto& [value, header] : records) {
+      ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", value, {header}}, 0, nullptr),
+                RD_KAFKA_RESP_ERR_NO_ERROR);
+    }
+    ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  };
+  produce({{"claim", {"petstore_claim", "1"}},
+           {"a/1", {"petstore_epoch", "1"}},
+           {"a/old", {"petstore_epoch", "0"}},
+           {"claim", {"petstore_claim", "2"}},
+           {"a/replaced", {"petstore_epoch", "1"}},
+           {"a/2", {"petstore_epoch", "2"}}});
+
+  redis::Pool pool(Stack::get().redis_endpoint(), 2);
+  const auto positions = unique_name("fenced-positions");
+  // Runs a member until it has handled `expected` events and recorded the
+  // partition's last offset, `end`; returns what it handed over.
+  const auto run = [&](size_t expected, const std::string& end) {
+    Recording reaction;
+    projection::Reactor reactor(
+        {Stack::get().kafka_brokers, unique_name("fenced-reactor"), "reactor-test", {topic}, 10}, pool,
+        positions, reaction, [] { return true; });
+    reactor.start();
+    EXPECT_TRUE(reaction.wait_for(expected));
+    // Whatever else it would hand over has arrived by the time the position
+    // reaches the partition's end.
+    const auto until = std::chrono::steady_clock::now() + 10s;
+    while (std::chrono::steady_clock::now() < until &&
+           redis_command({"HGET", positions, topic + ":0"}) != std::vector<std::string>{end}) {
+      std::this_thread::sleep_for(50ms);
+    }
+    return reaction.handled()["a"];
+  };
+  EXPECT_EQ(run(2, "5"), (std::vector<std::string>{"a/1", "a/2"}));
+  EXPECT_EQ(redis_command({"HMGET", positions, topic + ":0", topic + ":0@epoch"}),
+            (std::vector<std::string>{"5", "2"}));
+
+  // Another member resumes after the recorded position, at epoch 2.
+  produce({{"a/3", {"petstore_epoch", "2"}}, {"a/late", {"petstore_epoch", "1"}}});
+  EXPECT_EQ(run(1, "7"), (std::vector<std::string>{"a/3"}));
+  EXPECT_EQ(redis_command({"HMGET", positions, topic + ":0", topic + ":0@epoch"}),
+            (std::vector<std::string>{"7", "2"}));
+}
+
 }  // namespace
 }  // namespace petstore::testing

@@ -3,69 +3,61 @@
 
 #include <gtest/gtest.h>
 
-#include <optional>
-#include <string_view>
-#include <vector>
+#include "support/epoch_cases.h"
 
 namespace petstore::es {
 namespace {
 
-using V = EpochRule::Verdict;
-using std::nullopt;
-
-// One record of a partition: its claim and epoch headers, what the rule
-// says of it, and why.
-struct Step {
-  std::optional<std::string_view> claim;
-  std::optional<std::string_view> epoch;
-  V verdict;
-  const char* why;
-};
-
-void replay(const std::vector<Step>& steps, std::int64_t final_epoch) {
-  EpochRule r;
-  for (const auto& s : steps) {
-    EXPECT_EQ(r.next(s.claim, s.epoch), s.verdict) << s.why;
+TEST(EpochRule, FollowsEveryCase) {
+  for (const auto& c : testing::epoch_cases()) {
+    EpochRule r;
+    for (const auto& s : c.steps) {
+      EXPECT_EQ(r.next(s.claim, s.epoch), s.verdict) << c.name << ": " << s.why;
+    }
+    EXPECT_EQ(r.current(), c.final_epoch) << c.name;
   }
-  EXPECT_EQ(r.current(), final_epoch);
 }
 
-TEST(EpochRule, EventsBeforeAnyClaimAreOfEpochZero) {
-  replay({{nullopt, nullopt, V::Counts, "an unstamped event"},
-          {nullopt, "0", V::Counts, "epoch 0"},
-          {nullopt, "1", V::Fenced, "no claim started epoch 1"}},
-         0);
-}
-
-TEST(EpochRule, AClaimStartsAnEpochAndFencesTheOnesBefore) {
-  replay({{"1", nullopt, V::Claimed, "the first owner"},
-          {nullopt, "1", V::Counts, "its event"},
-          {nullopt, nullopt, V::Fenced, "an unstamped event after a claim"},
-          {"2", nullopt, V::Claimed, "a new owner"},
-          {nullopt, "1", V::Fenced, "the replaced owner, resumed"},
-          {nullopt, "2", V::Counts, "the new owner's event"},
-          {nullopt, "3", V::Fenced, "an epoch nobody claimed"}},
-         2);
-}
-
-TEST(EpochRule, AClaimAtOrBelowTheCurrentEpochIsStale) {
-  replay({{"5", nullopt, V::Claimed, "a claim"},
-          {"5", nullopt, V::StaleClaim, "two claimants raced; the first one won"},
-          {"4", nullopt, V::StaleClaim, "a lower claim"},
-          {nullopt, "5", V::Counts, "the winner's event"}},
-         5);
-}
-
-TEST(EpochRule, MalformedEpochsNeverCount) {
-  EpochRule r;
-  EXPECT_EQ(r.next("x", nullopt), V::StaleClaim);
-  EXPECT_EQ(r.next("-1", nullopt), V::StaleClaim);
-  EXPECT_EQ(r.next("", nullopt), V::StaleClaim);
-  EXPECT_EQ(r.next("1234567890123456789", nullopt), V::StaleClaim) << "19 digits";
-  EXPECT_EQ(r.next(nullopt, "0x0"), V::Fenced);
-  EXPECT_EQ(r.current(), 0);
+TEST(EpochRule, ParsesDecimalEpochsOnly) {
   EXPECT_EQ(EpochRule::parse("007"), 7);
-  EXPECT_EQ(EpochRule::parse(nullopt), nullopt);
+  EXPECT_EQ(EpochRule::parse("999999999999999999"), 999999999999999999);
+  EXPECT_EQ(EpochRule::parse(std::nullopt), std::nullopt);
+  EXPECT_EQ(EpochRule::parse("+1"), std::nullopt);
+  EXPECT_EQ(EpochRule::parse("1 "), std::nullopt);
+}
+
+kafka::Message record(const char* topic, std::int32_t partition, std::vector<kafka::Header> headers) {
+  kafka::Message m;
+  m.topic = topic;
+  m.partition = partition;
+  m.headers = std::move(headers);
+  return m;
+}
+
+TEST(Fences, KeepsOneRulePerPartition) {
+  Fences f;
+  EXPECT_EQ(f.next(record("t", 0, {{"petstore_claim", "3"}})), EpochRule::Verdict::Claimed);
+  EXPECT_EQ(f.next(record("t", 1, {{"petstore_epoch", "3"}})), EpochRule::Verdict::Fenced)
+      << "partition 1 has no claim";
+  EXPECT_EQ(f.next(record("u", 0, {})), EpochRule::Verdict::Counts) << "another topic's partition 0";
+  EXPECT_EQ(f.next(record("t", 0, {{"petstore_epoch", "3"}})), EpochRule::Verdict::Counts);
+  EXPECT_EQ(f.current({"t", 0}), 3);
+  EXPECT_EQ(f.current({"t", 1}), 0);
+}
+
+TEST(Fences, ResumesAtARecordedEpoch) {
+  Fences f;
+  f.resume({"t", 2}, 4);
+  EXPECT_EQ(f.next(record("t", 2, {{"petstore_epoch", "4"}})), EpochRule::Verdict::Counts);
+  EXPECT_EQ(f.next(record("t", 2, {})), EpochRule::Verdict::Fenced);
+  EXPECT_EQ(f.next(record("t", 2, {{"petstore_claim", "4"}})), EpochRule::Verdict::StaleClaim);
+}
+
+TEST(FenceHeaders, AreReadByName) {
+  const auto m = record("t", 0, {{"ce_id", "x"}, {"petstore_epoch", "2"}});
+  const auto h = fence_headers(m);  // views into m
+  EXPECT_EQ(h.claim, std::nullopt);
+  EXPECT_EQ(h.epoch, "2");
 }
 
 }  // namespace

@@ -52,6 +52,16 @@ class Log {
     return v.finish();
   }
 
+  // A claim record of the single writer (es::EpochRule): not an event.
+  void claim(const std::string& topic, std::int64_t epoch) {
+    messages_.push_back({topic,
+                         0,
+                         next_offset_[topic]++,
+                         "",
+                         R"({"epoch":)" + std::to_string(epoch) + "}",
+                         {{"petstore_claim", std::to_string(epoch)}}});
+  }
+
   std::vector<kafka::Message>& messages() { return messages_; }
 
  private:
@@ -70,9 +80,9 @@ std::vector<std::string> rules(const VerifyReport& r) {
 
 using Rules = std::vector<std::string>;
 
-void a_pet(Log& log, std::int64_t id = 10) {
-  log.add("p", "pet.created", id, 1,
-          R"({"id":)" + std::to_string(id) + R"(,"name":"Rex","categoryId":3,"status":"available"})");
+kafka::Message& a_pet(Log& log, std::int64_t id = 10) {
+  return log.add("p", "pet.created", id, 1,
+                 R"({"id":)" + std::to_string(id) + R"(,"name":"Rex","categoryId":3,"status":"available"})");
 }
 
 TEST(Verify, ACleanLogHasNoFinding) {
@@ -105,6 +115,28 @@ TEST(Verify, ADuplicatedRecordIsFoundAtItsPosition) {
   EXPECT_EQ(rules(r), (Rules{"duplicate_event_id", "duplicate_version"}));
   EXPECT_EQ(r.findings[0].at.str(), "p/0@1");
   EXPECT_EQ(r.findings[0].subject, 10);
+}
+
+// Under the single writer's fence, only the events that count are the log:
+// a replaced owner's event is neither a duplicate version nor checked at all.
+TEST(Verify, OnlyEventsOfTheCurrentEpochCount) {
+  Log log;
+  log.claim("p", 1);
+  a_pet(log).headers.push_back({"petstore_epoch", "1"});
+  log.claim("p", 2);
+  log.add("p", "pet.status_changed", 10, 2, R"({"id":10,"from":"available","to":"sold"})")
+      .headers.push_back({"petstore_epoch", "1"});
+  log.add("p", "pet.status_changed", 10, 2, R"({"id":10,"from":"available","to":"pending"})")
+      .headers.push_back({"petstore_epoch", "2"});
+  log.claim("p", 2);
+  log.messages().push_back({"p", 0, 6, "", "not an event", {{"petstore_epoch", "1"}}});
+  const auto r = log.verify();
+  EXPECT_EQ(rules(r), Rules{});
+  EXPECT_EQ(r.records, 7);
+  EXPECT_EQ(r.events.at(Kind::Pets), 2);
+  EXPECT_EQ(r.claims, 2);
+  EXPECT_EQ(r.stale_claims, 1);
+  EXPECT_EQ(r.fenced, 2);
 }
 
 TEST(Verify, GapsAndLateCreationsAreFound) {
