@@ -28,6 +28,10 @@ enum class Errc {
   // what it appended last, if anything, is ignored by every reader that
   // applies es::EpochRule.
   Fenced,
+  // This replica does not own the aggregate's partition (es::OwnerLog): the
+  // group has given it to another replica, or is still sharing the
+  // partitions out. Nothing was decided or appended.
+  NotOwner,
 };
 
 class Error : public std::runtime_error {

@@ -4,16 +4,21 @@
 
 namespace petstore::es {
 
-Appended EventLog::append(const NewEvent& event) {
+events::Envelope new_envelope(const NewEvent& event, const std::string& source) {
   events::Envelope e;
   e.id = events::new_event_id();
   e.type = event.type;
-  e.source = source_;
+  e.source = source;
   e.subject = event.subject;
   e.version = event.version;
   e.time = events::format_time(std::chrono::system_clock::now());
   e.schema_version = event.schema_version;
   e.data = event.data;
+  return e;
+}
+
+Appended EventLog::append(const NewEvent& event) {
+  auto e = new_envelope(event, source_);
   const auto position = producer_.append(events::to_record(event.topic, e));
   return {event.topic, std::move(e), position};
 }

@@ -23,6 +23,9 @@ struct Appended {
   kafka::Position position;
 };
 
+// The envelope of a new event: a fresh ce_id, the time now.
+events::Envelope new_envelope(const NewEvent& event, const std::string& source);
+
 // The write side's only door to Kafka: wraps an event in its CloudEvents
 // envelope and appends it; returns once the log has it (acks=all).
 class EventLog {

@@ -14,15 +14,22 @@ Ownership::Ownership(kafka::Producer& producer, Settings settings, State& state)
 
 void Ownership::poll(std::chrono::milliseconds wait) {
   const auto assigned = membership_.poll(wait);
-  std::erase_if(writers_, [&](const auto& w) {
-    if (std::ranges::binary_search(assigned, w.first)) {
-      return false;
-    }
-    state_.forget(w.first);
-    return true;
-  });
+  std::vector<std::int32_t> lost;
+  {
+    const std::lock_guard lock(mutex_);
+    std::erase_if(writers_, [&](const auto& w) {
+      if (std::ranges::binary_search(assigned, w.first)) {
+        return false;
+      }
+      lost.push_back(w.first);
+      return true;
+    });
+  }
+  for (const auto p : lost) {
+    state_.forget(p);
+  }
   for (const auto p : assigned) {
-    if (writers_.contains(p)) {
+    if (writer(p) != nullptr) {
       continue;
     }
     auto w = std::make_shared<PartitionWriter>(
@@ -41,16 +48,27 @@ void Ownership::poll(std::chrono::milliseconds wait) {
         }
       }
     }
+    const std::lock_guard lock(mutex_);
     writers_.emplace(p, std::move(w));
   }
 }
 
 std::shared_ptr<PartitionWriter> Ownership::writer(std::int32_t partition) const {
+  const std::lock_guard lock(mutex_);
   const auto it = writers_.find(partition);
   return it == writers_.end() ? nullptr : it->second;
 }
 
+void Ownership::release(std::int32_t partition, const PartitionWriter& writer) {
+  const std::lock_guard lock(mutex_);
+  const auto it = writers_.find(partition);
+  if (it != writers_.end() && it->second.get() == &writer) {
+    writers_.erase(it);
+  }
+}
+
 std::vector<std::int32_t> Ownership::owned() const {
+  const std::lock_guard lock(mutex_);
   std::vector<std::int32_t> out;
   for (const auto& [p, w] : writers_) {
     out.push_back(p);

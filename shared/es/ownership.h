@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -43,12 +44,16 @@ class Ownership {
   // Follows the group for up to `wait`: claims the partitions newly
   // assigned and lets go of the ones taken away. Throws kafka::Unavailable
   // when a claim cannot be made (the partition is tried again next time).
+  // One thread polls; writer() and owned() may be called from any.
   void poll(std::chrono::milliseconds wait);
 
   // The writer of `partition` while this replica owns it; null otherwise.
   // Shared: a caller mid-append keeps its writer, which is fenced if the
   // partition moves meanwhile.
   [[nodiscard]] std::shared_ptr<PartitionWriter> writer(std::int32_t partition) const;
+  // Drops `writer`, if it is still the partition's: the next poll claims
+  // the partition anew while the group still assigns it here.
+  void release(std::int32_t partition, const PartitionWriter& writer);
   [[nodiscard]] std::vector<std::int32_t> owned() const;
 
  private:
@@ -56,6 +61,7 @@ class Ownership {
   Settings settings_;
   State& state_;
   kafka::GroupMembership membership_;
+  mutable std::mutex mutex_;  // guards writers_ (held only to read or change it, never while claiming)
   std::map<std::int32_t, std::shared_ptr<PartitionWriter>> writers_;
 };
 

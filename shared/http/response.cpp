@@ -60,6 +60,9 @@ ApiError error_from(const es::Error& e) {
         // Another replica owns the aggregate's partition now; a retry
         // reaches it (through the entry point).
         return ApiError(503, codes::kWriterFenced, e.what()).retry_after(1);
+      case es::Errc::NotOwner:
+        // The group is moving the aggregate's partition between replicas.
+        return ApiError(503, codes::kWriterMoving, e.what()).retry_after(1);
     }
     return {500, codes::kInternalError, "internal error"};
   }();

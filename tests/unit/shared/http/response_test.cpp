@@ -32,6 +32,7 @@ TEST(ErrorFrom, WritePathErrorsGetTheirStatusAndRetryAfter) {
            Case{es::Errc::IdempotencyKeyReused, 422, "idempotency_key_reused", std::nullopt},
            Case{es::Errc::RequestInProgress, 409, "request_in_progress", 1},
            Case{es::Errc::Fenced, 503, "writer_fenced", 1},
+           Case{es::Errc::NotOwner, 503, "writer_moving", 1},
        }) {
     const auto error = mapped(es::Error(c.errc, "why"));
     EXPECT_EQ(error.status, c.status) << c.code;

@@ -1,0 +1,173 @@
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "es/errc.h"
+#include "es/event_log.h"
+#include "es/owner_log.h"
+#include "events/envelope.h"
+#include "events/kafka_binding.h"
+#include "kafka/producer.h"
+
+namespace petstore::es {
+
+// What a new event says, apart from where and at which version it goes.
+struct EventParts {
+  std::string type;
+  std::string data;
+  int schema_version = 1;
+};
+
+// An aggregate kind, as the single writer needs to know it: its events and
+// the fold of one aggregate's state (the domain's own evolve).
+//   State   one aggregate's state, default-constructible (before its first event)
+//   Event   the domain's event
+//   decode  the event a record holds; throws std::invalid_argument
+//   evolve  folds one event in, at its version and time
+//   parts   type, data and schema version of a new event
+//   kIdClass  new ids of this kind are kIdClass modulo kIdClasses, so two
+//             kinds never share an id (pets, categories, orders)
+template <typename T>
+concept AggregateTraits = std::default_initializable<typename T::State> &&
+    requires(typename T::State& s, const typename T::Event& e, const events::Envelope& env) {
+  { T::decode(env) } -> std::same_as<typename T::Event>;
+  T::evolve(s, e, std::int64_t{}, std::string{});
+  { T::parts(e) } -> std::same_as<EventParts>;
+  { T::kIdClass } -> std::convertible_to<std::int64_t>;
+};
+
+// New ids: above every id of the legacy generator (time-based, far below
+// 2^52) and below 2^53, so JSON numbers hold them exactly.
+inline constexpr std::int64_t kFirstFoldedId = std::int64_t{1} << 52;
+inline constexpr std::int64_t kIdClasses = 4;
+
+// The single writer of one aggregate kind's topic (docs/consistency.md):
+// commands run on the replica that owns the aggregate's partition, decide
+// from the state that replica folded from the partition itself (never from
+// Redis), and append in its epoch. The write path every service shares:
+// hold the partition, read the folded state, decide, append, fold in.
+template <AggregateTraits Traits>
+class AggregateWriter final : public Ownership::State {
+ public:
+  using AggregateState = typename Traits::State;
+  using Event = typename Traits::Event;
+
+  // An aggregate as its owner folded it: version 0 and a default state
+  // before its first event.
+  struct Current {
+    const AggregateState& state;
+    std::int64_t version;
+  };
+  // What a command decides: the events to append (none is fine); throws a
+  // domain error to refuse.
+  using Decide = std::function<std::vector<Event>(const Current&)>;
+
+  AggregateWriter(kafka::Producer& producer, OwnerLog::Settings settings)
+      : log_(producer, std::move(settings), *this), partitions_(static_cast<size_t>(log_.partitions())) {}
+
+  void start() { log_.start(); }
+
+  // Runs `decide` on aggregate `id` and appends what it decided. Throws
+  // es::Error(NotOwner) when another replica owns the aggregate's
+  // partition, es::Error(Fenced) or kafka::Unavailable when the append is
+  // not acknowledged (the partition is then claimed anew, so a late
+  // append of this epoch never counts).
+  std::vector<Appended> execute(std::int64_t id, const Decide& decide) {
+    auto held = log_.hold(log_.partition_of(std::to_string(id)));
+    return run(held, id, decide);
+  }
+
+  // A new aggregate: an id no aggregate of any kind has had, from an owned
+  // partition's fold, and `decide` on its empty state. Returns the id and
+  // what was appended.
+  std::pair<std::int64_t, std::vector<Appended>> create(
+      const std::function<std::vector<Event>(std::int64_t)>& decide) {
+    const auto owned = log_.owned();
+    if (owned.empty()) {
+      throw Error(Errc::NotOwner, "this replica owns no partition of " + log_.topic() + " yet");
+    }
+    auto held = log_.hold(owned[next_partition_++ % owned.size()]);
+    auto& part = partitions_[static_cast<size_t>(held.partition())];
+    auto id = std::max(part.max_id + 1, kFirstFoldedId);
+    while (id % kIdClasses != Traits::kIdClass || log_.partition_of(std::to_string(id)) != held.partition()) {
+      ++id;
+    }
+    part.max_id = id;
+    return {id, run(held, id, [&](const Current&) { return decide(id); })};
+  }
+
+  [[nodiscard]] std::vector<std::int32_t> owned() const { return log_.owned(); }
+
+  // Ownership::State: the partition's fold, under its lock.
+  void forget(std::int32_t p) override {
+    const auto lock = log_.lock(p);
+    partitions_[static_cast<size_t>(p)] = {};
+  }
+  void fold(std::int32_t p, const kafka::Message& m) override {
+    const auto lock = log_.lock(p);
+    events::Envelope env;
+    std::optional<Event> event;
+    try {
+      env = events::from_message(m);
+      event.emplace(Traits::decode(env));
+    } catch (const std::invalid_argument&) {
+      return;  // not an event of this kind: the projection skips it alike
+    }
+    auto& part = partitions_[static_cast<size_t>(p)];
+    const auto id = env.aggregate_id();
+    part.max_id = std::max(part.max_id, id);
+    auto& a = part.aggregates[id];
+    if (env.version > a.version) {  // a redelivered record changes nothing
+      Traits::evolve(a.state, *event, env.version, env.time);
+      a.version = env.version;
+    }
+  }
+
+ private:
+  struct Aggregate {
+    AggregateState state{};
+    std::int64_t version = 0;
+  };
+  struct Partition {
+    std::map<std::int64_t, Aggregate> aggregates;
+    std::int64_t max_id = 0;  // the highest id the partition has seen
+  };
+
+  std::vector<Appended> run(OwnerLog::Held& held, std::int64_t id, const Decide& decide) {
+    auto& part = partitions_[static_cast<size_t>(held.partition())];
+    auto& a = part.aggregates[id];
+    part.max_id = std::max(part.max_id, id);
+    const auto events = decide(Current{a.state, a.version});
+    std::vector<Appended> out;
+    try {
+      for (const auto& e : events) {
+        auto p = Traits::parts(e);
+        out.push_back(held.append({log_.topic(), std::move(p.type), std::to_string(id), a.version + 1,
+                                   std::move(p.data), p.schema_version}));
+        Traits::evolve(a.state, e, a.version + 1, out.back().envelope.time);
+        ++a.version;
+      }
+    } catch (...) {
+      // The last append may be in the log, unacknowledged; deciding again on
+      // this fold could give its version twice in one epoch. A new claim
+      // fences it, and its fold says whether it landed.
+      held.release_partition();
+      throw;
+    }
+    return out;
+  }
+
+  OwnerLog log_;
+  std::vector<Partition> partitions_;  // each under its partition's lock (OwnerLog)
+  std::atomic<std::size_t> next_partition_{0};
+};
+
+}  // namespace petstore::es

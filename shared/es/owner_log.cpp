@@ -1,0 +1,67 @@
+#include "es/owner_log.h"
+
+#include <spdlog/spdlog.h>
+
+#include "es/errc.h"
+#include "events/kafka_binding.h"
+
+namespace petstore::es {
+
+OwnerLog::OwnerLog(kafka::Producer& producer, Settings settings, Ownership::State& state)
+    : producer_(producer),
+      settings_(std::move(settings)),
+      ownership_(producer, {settings_.brokers, settings_.group, settings_.topic, settings_.owner}, state),
+      mutexes_(static_cast<size_t>(producer.partitions(settings_.topic))) {}
+
+OwnerLog::~OwnerLog() {
+  stop_ = true;
+  if (thread_.joinable()) {
+    thread_.join();
+  }
+}
+
+void OwnerLog::start() {
+  thread_ = std::thread([this] { follow(); });
+}
+
+void OwnerLog::follow() {
+  while (!stop_) {
+    try {
+      ownership_.poll(settings_.poll);
+    } catch (const std::exception& e) {
+      // A claim the broker did not take in time: the partition stays
+      // unowned here (commands on it get NotOwner) and is claimed again on
+      // the next poll.
+      spdlog::warn("owner {} of {}: {}; trying again", settings_.owner, settings_.topic, e.what());
+      std::this_thread::sleep_for(settings_.poll);
+    }
+  }
+}
+
+OwnerLog::Held OwnerLog::hold(std::int32_t p) {
+  std::unique_lock lock(mutexes_.at(static_cast<size_t>(p)));
+  // Looked up under the partition's lock: a fold of a new claim runs under
+  // it too, so a writer found here has its whole fold behind it.
+  auto writer = ownership_.writer(p);
+  if (writer == nullptr) {
+    throw Error(Errc::NotOwner,
+                settings_.owner + " does not own " + settings_.topic + "/" + std::to_string(p));
+  }
+  return {this, std::move(lock), std::move(writer), p};
+}
+
+Appended OwnerLog::Held::append(const NewEvent& event) {
+  auto e = new_envelope(event, log_->settings_.source);
+  const auto position = writer_->append(events::to_record(event.topic, e));
+  return {event.topic, std::move(e), position};
+}
+
+void OwnerLog::Held::release_partition() {
+  log_->ownership_.release(partition_, *writer_);
+}
+
+std::int32_t OwnerLog::partition_of(const std::string& key) const {
+  return producer_.partition_for(settings_.topic, key);
+}
+
+}  // namespace petstore::es

@@ -1,0 +1,93 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "es/event_log.h"
+#include "es/ownership.h"
+#include "kafka/producer.h"
+
+namespace petstore::es {
+
+// One events topic as a partition owner writes it: es::Ownership followed
+// on a thread of its own, one lock per partition, and appends stamped with
+// the owner's epoch and acknowledged only once read back
+// (es::PartitionWriter). The part of the single writer that knows nothing
+// of any aggregate; es::AggregateWriter adds the aggregate's fold.
+class OwnerLog {
+ public:
+  struct Settings {
+    std::string brokers;
+    std::string group;  // one per service and topic: its replicas share the partitions out
+    std::string topic;
+    std::string owner;   // this replica, written into its claims
+    std::string source;  // ce_source of the events appended
+    std::chrono::milliseconds poll{100};
+  };
+
+  // `state` is told of every partition claimed (its fold) and let go.
+  OwnerLog(kafka::Producer& producer, Settings settings, Ownership::State& state);
+  ~OwnerLog();
+  OwnerLog(const OwnerLog&) = delete;
+  OwnerLog& operator=(const OwnerLog&) = delete;
+
+  // Joins the group and follows it until destroyed.
+  void start();
+
+  // Holds partition `p`'s lock for as long as it lives, with p's writer.
+  class Held {
+   public:
+    [[nodiscard]] std::int32_t partition() const { return partition_; }
+    // Appends `event` in the owner's epoch; returns it once read back.
+    // Throws es::Error(Fenced) when the partition has a newer owner, and
+    // kafka::Unavailable when the broker does not answer.
+    Appended append(const NewEvent& event);
+    // Gives up this epoch after an append that was not acknowledged: the
+    // partition is claimed anew (and folded again) before its next command,
+    // so an append of this epoch that lands late never counts.
+    void release_partition();
+
+   private:
+    friend class OwnerLog;
+    Held(OwnerLog* log, std::unique_lock<std::mutex> lock, std::shared_ptr<PartitionWriter> writer,
+         std::int32_t partition)
+        : log_(log), lock_(std::move(lock)), writer_(std::move(writer)), partition_(partition) {}
+    OwnerLog* log_;
+    std::unique_lock<std::mutex> lock_;
+    std::shared_ptr<PartitionWriter> writer_;
+    std::int32_t partition_;
+  };
+
+  // Partition `p`, held; throws es::Error(NotOwner) unless this replica
+  // owns it. Commands on one partition run one at a time.
+  Held hold(std::int32_t p);
+
+  // The lock a fold or a forget of partition `p` takes (es::Ownership::State
+  // implementations), so neither runs beside a command on `p`.
+  std::unique_lock<std::mutex> lock(std::int32_t p) {
+    return std::unique_lock(mutexes_.at(static_cast<size_t>(p)));
+  }
+
+  [[nodiscard]] std::int32_t partition_of(const std::string& key) const;
+  [[nodiscard]] std::int32_t partitions() const { return static_cast<std::int32_t>(mutexes_.size()); }
+  [[nodiscard]] std::vector<std::int32_t> owned() const { return ownership_.owned(); }
+  [[nodiscard]] const std::string& topic() const { return settings_.topic; }
+
+ private:
+  void follow();
+
+  kafka::Producer& producer_;
+  Settings settings_;
+  Ownership ownership_;
+  std::vector<std::mutex> mutexes_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace petstore::es

@@ -1,0 +1,251 @@
+// es::AggregateWriter against the broker program: two replicas share a
+// topic's partitions; a command runs only on the owner of its aggregate's
+// partition and decides from the owner's fold of that partition; new ids
+// come from the fold; when a replica stops, the other takes over its
+// aggregates with their state and versions, and the log keeps one event
+// per version.
+#include "es/aggregate_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "es/epoch.h"
+#include "es/errc.h"
+#include "es/partition_writer.h"
+#include "json/event_fields.h"
+#include "support/stack.h"
+
+namespace petstore::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kPartitions = 4;
+
+// A counter: each event adds n to its total.
+struct Added {
+  std::int64_t id = 0;
+  std::int64_t n = 0;
+};
+
+struct CounterTraits {
+  struct State {
+    std::int64_t total = 0;
+  };
+  using Event = Added;
+  static constexpr std::int64_t kIdClass = 3;
+
+  static Added decode(const events::Envelope& env) {
+    if (env.type != "io.test.added") {
+      throw std::invalid_argument("not a counter event");
+    }
+    const json::EventFields f(env.data);
+    return {f.integer("id"), f.integer("n")};
+  }
+  static void evolve(State& s, const Added& e, std::int64_t /*version*/, const std::string& /*time*/) {
+    s.total += e.n;
+  }
+  static es::EventParts parts(const Added& e) {
+    return {"io.test.added", R"({"id":)" + std::to_string(e.id) + R"(,"n":)" + std::to_string(e.n) + "}", 1};
+  }
+};
+static_assert(es::AggregateTraits<CounterTraits>);
+
+using Writer = es::AggregateWriter<CounterTraits>;
+
+class AggregateWriterTest : public ::testing::Test {
+ protected:
+  AggregateWriterTest() { create_topic(topic_, kPartitions); }
+
+  std::unique_ptr<Writer> replica(const std::string& name) {
+    auto w = std::make_unique<Writer>(
+        producer_,
+        es::OwnerLog::Settings{Stack::get().kafka_brokers, group_, topic_, name, "/test/counters", 50ms});
+    w->start();
+    return w;
+  }
+
+  // Waits (30 s at most) until `replicas` own every partition between them.
+  static bool all_owned(const std::vector<Writer*>& replicas) {
+    const auto give_up = std::chrono::steady_clock::now() + 30s;
+    while (std::chrono::steady_clock::now() < give_up) {
+      std::set<std::int32_t> owned;
+      size_t claims = 0;
+      for (auto* r : replicas) {
+        const auto o = r->owned();
+        owned.insert(o.begin(), o.end());
+        claims += o.size();
+      }
+      if (owned.size() == kPartitions && claims == kPartitions) {
+        return true;
+      }
+      std::this_thread::sleep_for(50ms);
+    }
+    return false;
+  }
+
+  // Adds `n` to counter `id` through whichever replica owns it.
+  static std::int64_t add(const std::vector<Writer*>& replicas, std::int64_t id, std::int64_t n) {
+    for (auto* r : replicas) {
+      try {
+        const auto appended = r->execute(id, [&](const Writer::Current&) {
+          return std::vector<Added>{{id, n}};
+        });
+        return appended.at(0).envelope.version;
+      } catch (const es::Error& e) {
+        if (e.code() != es::Errc::NotOwner) {
+          throw;
+        }
+      }
+    }
+    ADD_FAILURE() << "no replica owns counter " << id;
+    return 0;
+  }
+
+  std::string topic_ = unique_name("counters");
+  std::string group_ = unique_name("counter-writers");
+  kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "aggregate-writer-test"}};
+};
+
+TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
+  auto a = replica("a");
+  auto b = replica("b");
+  ASSERT_TRUE(all_owned({a.get(), b.get()}));
+  ASSERT_FALSE(a->owned().empty());
+  ASSERT_FALSE(b->owned().empty());
+
+  // New ids: one kind's class, above the legacy generator's, in a
+  // partition the creating replica owns; never the same twice.
+  std::set<std::int64_t> ids;
+  for (int i = 0; i < 8; ++i) {
+    const auto [created, appended] = a->create([](std::int64_t fresh_id) {
+      return std::vector<Added>{{fresh_id, 1}};
+    });
+    EXPECT_GE(created, es::kFirstFoldedId);
+    EXPECT_EQ(created % es::kIdClasses, CounterTraits::kIdClass);
+    EXPECT_EQ(appended.at(0).envelope.version, 1);
+    EXPECT_TRUE(ids.insert(created).second) << created;
+  }
+  const auto id = *ids.begin();
+
+  // Only the owner runs a command on it.
+  EXPECT_THROW(
+      {
+        try {
+          b->execute(id, [](const Writer::Current&) { return std::vector<Added>{}; });
+        } catch (const es::Error& e) {
+          EXPECT_EQ(e.code(), es::Errc::NotOwner);
+          throw;
+        }
+      },
+      es::Error);
+
+  // The decision sees the owner's fold: the total and the version so far.
+  EXPECT_EQ(add({a.get()}, id, 10), 2);
+  std::int64_t seen_total = -1;
+  std::int64_t seen_version = -1;
+  a->execute(id, [&](const Writer::Current& c) {
+    seen_total = c.state.total;
+    seen_version = c.version;
+    return std::vector<Added>{};
+  });
+  EXPECT_EQ(seen_total, 11);
+  EXPECT_EQ(seen_version, 2);
+
+  // A stops; b claims its partitions, folds them, and carries on.
+  a.reset();
+  ASSERT_TRUE(all_owned({b.get()}));
+  b->execute(id, [&](const Writer::Current& c) {
+    seen_total = c.state.total;
+    seen_version = c.version;
+    return std::vector<Added>{{id, 100}};
+  });
+  EXPECT_EQ(seen_total, 11);
+  EXPECT_EQ(seen_version, 2);
+  for (const auto other : ids) {
+    EXPECT_GE(add({b.get()}, other, 1), 2);
+  }
+  // b's new ids stay above every id the partitions have seen.
+  const auto [fresh, fresh_appended] = b->create([](std::int64_t fresh_id) {
+    return std::vector<Added>{{fresh_id, 1}};
+  });
+  EXPECT_FALSE(ids.contains(fresh));
+
+  // The log as every reader sees it: versions 1, 2, 3, ... per counter.
+  std::map<std::string, std::vector<std::int64_t>> versions;
+  es::Fences fences;
+  for (const auto& m : read_topic(topic_)) {
+    if (fences.next(m) == es::EpochRule::Verdict::Counts) {
+      versions[m.key].push_back(events::parse_sequence(*m.header("ce_sequence")));
+    }
+  }
+  EXPECT_EQ(versions[std::to_string(id)], (std::vector<std::int64_t>{1, 2, 3, 4}));
+  for (const auto& [key, v] : versions) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      EXPECT_EQ(v[i], static_cast<std::int64_t>(i) + 1) << key;
+    }
+  }
+}
+
+// An owner whose append is not acknowledged gives up its epoch: it claims
+// the partition anew and folds it again, so it decides on what the log
+// holds, not on what it believed.
+TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTheOtherWrote) {
+  auto a = replica("a");
+  ASSERT_TRUE(all_owned({a.get()}));
+  const auto made = a->create([](std::int64_t fresh_id) { return std::vector<Added>{{fresh_id, 1}}; });
+  const auto id = made.first;
+  const auto p = made.second.at(0).position.partition;
+
+  // Another writer claims the partition (a replica the group briefly gave
+  // it to) and appends version 2.
+  es::PartitionWriter other(producer_, {Stack::get().kafka_brokers, topic_, p, "other"});
+  other.claim([](const kafka::Message&) {});
+  events::Envelope env;
+  env.id = events::new_event_id();
+  env.type = "io.test.added";
+  env.source = "/test/counters";
+  env.subject = std::to_string(id);
+  env.version = 2;
+  env.time = "2026-11-23T22:00:00.000Z";
+  env.data = CounterTraits::parts({id, 5}).data;
+  other.append(events::to_record(topic_, env));
+
+  try {
+    a->execute(id, [&](const Writer::Current&) { return std::vector<Added>{{id, 1}}; });
+    FAIL() << "a fenced owner's append was acknowledged";
+  } catch (const es::Error& e) {
+    EXPECT_EQ(e.code(), es::Errc::Fenced);
+  }
+
+  // a claims the partition again (the group still assigns it to a).
+  std::int64_t seen_total = -1;
+  std::int64_t seen_version = -1;
+  const auto give_up = std::chrono::steady_clock::now() + 30s;
+  for (;;) {
+    try {
+      a->execute(id, [&](const Writer::Current& c) {
+        seen_total = c.state.total;
+        seen_version = c.version;
+        return std::vector<Added>{{id, 100}};
+      });
+      break;
+    } catch (const es::Error& e) {
+      ASSERT_EQ(e.code(), es::Errc::NotOwner);
+      ASSERT_LT(std::chrono::steady_clock::now(), give_up);
+      std::this_thread::sleep_for(20ms);
+    }
+  }
+  EXPECT_EQ(seen_version, 2) << "the other writer's event is in the fold, a's fenced one is not";
+  EXPECT_EQ(seen_total, 6);
+}
+
+}  // namespace
+}  // namespace petstore::testing
