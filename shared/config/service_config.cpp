@@ -15,6 +15,9 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.prefix = env.str("PETSTORE_PREFIX", "petstore");
   c.log_level = env.str("LOG_LEVEL", "info");
   c.http = http::ServerOptions::from_env(env, default_port);
+  c.advertised_url = env.str("ADVERTISED_URL",
+                             "http://" + (c.http.host == "0.0.0.0" ? std::string(host.data()) : c.http.host) +
+                                 ":" + std::to_string(c.http.port));
   try {
     // Loopback by default: the entry point of a local run is nginx on this host.
     c.trusted_proxies = http::TrustedProxies::parse(env.str("TRUSTED_PROXIES", "127.0.0.0/8,::1/128"));

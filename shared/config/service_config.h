@@ -33,6 +33,10 @@ struct ServiceConfig {
   http::ServerOptions http;
   // TRUSTED_PROXIES: peers whose X-Forwarded-For names the client.
   http::TrustedProxies trusted_proxies;
+  // ADVERTISED_URL: where the other replicas reach this one, to forward a
+  // command to the owner of its partition (es::OwnerHints). By default
+  // http://<HTTP_HOST or, for 0.0.0.0, the host name>:<HTTP_PORT>.
+  std::string advertised_url;
   redis::Endpoint redis;
   size_t redis_pool_idle = 64;
   // Pipelined connections for reads and for the rate limiter (each). One

@@ -70,8 +70,9 @@ class AggregateWriter final : public Ownership::State {
   // domain error to refuse.
   using Decide = std::function<std::vector<Event>(const Current&)>;
 
-  AggregateWriter(kafka::Producer& producer, OwnerLog::Settings settings)
-      : log_(producer, std::move(settings), *this), partitions_(static_cast<size_t>(log_.partitions())) {}
+  AggregateWriter(kafka::Producer& producer, OwnerLog::Settings settings, OwnerHints* hints = nullptr)
+      : log_(producer, std::move(settings), *this, hints),
+        partitions_(static_cast<size_t>(log_.partitions())) {}
 
   void start() { log_.start(); }
 

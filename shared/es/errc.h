@@ -44,9 +44,19 @@ class Error : public std::runtime_error {
   // retry can succeed (the remaining lease of a request in progress).
   [[nodiscard]] std::optional<int> retry_after_seconds() const noexcept { return retry_after_seconds_; }
 
+  // NotOwner: where the owner of the partition last said it answers (its
+  // base URL, es::OwnerHints), when known. A hint to route by, never a
+  // promise: the partition may have moved since.
+  [[nodiscard]] const std::string& owner_hint() const noexcept { return owner_hint_; }
+  Error&& with_owner_hint(std::string url) && {
+    owner_hint_ = std::move(url);
+    return std::move(*this);
+  }
+
  private:
   Errc code_;
   std::optional<int> retry_after_seconds_;
+  std::string owner_hint_;
 };
 
 }  // namespace petstore::es

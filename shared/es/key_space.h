@@ -42,6 +42,8 @@ class KeySpace {
 
   // The hash of applied positions, "<topic>:<partition>" -> last offset.
   [[nodiscard]] std::string offsets() const { return key("proj:offsets"); }
+  // Where the owners of `topic`'s partitions answer (es::OwnerHints).
+  [[nodiscard]] std::string owners(const std::string& topic) const { return key("owners:" + topic); }
   // Present while the read model is a whole fold of the log up to its
   // positions (projection::Readiness sets it after a rebuild); a wipe takes
   // it with everything else, and a projection that finds positions lost

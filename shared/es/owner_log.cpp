@@ -2,14 +2,17 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "es/errc.h"
 #include "events/kafka_binding.h"
 
 namespace petstore::es {
 
-OwnerLog::OwnerLog(kafka::Producer& producer, Settings settings, Ownership::State& state)
+OwnerLog::OwnerLog(kafka::Producer& producer, Settings settings, Ownership::State& state, OwnerHints* hints)
     : producer_(producer),
       settings_(std::move(settings)),
+      hints_(hints),
       ownership_(producer, {settings_.brokers, settings_.group, settings_.topic, settings_.owner}, state),
       mutexes_(static_cast<size_t>(producer.partitions(settings_.topic))) {}
 
@@ -28,6 +31,7 @@ void OwnerLog::follow() {
   while (!stop_) {
     try {
       ownership_.poll(settings_.poll);
+      record_hints();
     } catch (const std::exception& e) {
       // A claim the broker did not take in time: the partition stays
       // unowned here (commands on it get NotOwner) and is claimed again on
@@ -38,14 +42,39 @@ void OwnerLog::follow() {
   }
 }
 
+void OwnerLog::record_hints() {
+  if (hints_ == nullptr) {
+    return;
+  }
+  constexpr auto kRenewEvery = std::chrono::seconds(5);
+  const auto owned = ownership_.owned();
+  const auto now = std::chrono::steady_clock::now();
+  const bool renew = now - hints_renewed_ > kRenewEvery;
+  for (const auto p : owned) {
+    if (renew || !std::ranges::binary_search(hinted_, p)) {
+      hints_->record(p, settings_.url);
+    }
+  }
+  if (renew) {
+    hints_renewed_ = now;
+  }
+  hinted_ = owned;
+}
+
 OwnerLog::Held OwnerLog::hold(std::int32_t p) {
   std::unique_lock lock(mutexes_.at(static_cast<size_t>(p)));
   // Looked up under the partition's lock: a fold of a new claim runs under
   // it too, so a writer found here has its whole fold behind it.
   auto writer = ownership_.writer(p);
   if (writer == nullptr) {
-    throw Error(Errc::NotOwner,
-                settings_.owner + " does not own " + settings_.topic + "/" + std::to_string(p));
+    Error e(Errc::NotOwner, settings_.owner + " does not own " + settings_.topic + "/" + std::to_string(p));
+    if (hints_ != nullptr) {
+      auto url = hints_->lookup(p);
+      if (url != settings_.url) {  // a hint naming this replica is stale
+        throw std::move(e).with_owner_hint(std::move(url));
+      }
+    }
+    throw e;
   }
   return {this, std::move(lock), std::move(writer), p};
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "es/event_log.h"
+#include "es/owner_hints.h"
 #include "es/ownership.h"
 #include "kafka/producer.h"
 
@@ -29,10 +30,16 @@ class OwnerLog {
     std::string owner;   // this replica, written into its claims
     std::string source;  // ce_source of the events appended
     std::chrono::milliseconds poll{100};
+    // This replica's base URL, recorded in `hints` for every partition it
+    // claims (and again every few seconds, so a wiped Redis learns it back).
+    std::string url;
   };
 
   // `state` is told of every partition claimed (its fold) and let go.
-  OwnerLog(kafka::Producer& producer, Settings settings, Ownership::State& state);
+  // With `hints`, owners say where they answer, and NotOwner carries the
+  // owner's URL (es::Error::owner_hint).
+  OwnerLog(kafka::Producer& producer, Settings settings, Ownership::State& state,
+           OwnerHints* hints = nullptr);
   ~OwnerLog();
   OwnerLog(const OwnerLog&) = delete;
   OwnerLog& operator=(const OwnerLog&) = delete;
@@ -82,9 +89,16 @@ class OwnerLog {
  private:
   void follow();
 
+  // Records the hints of the partitions owned now: the new ones at once,
+  // all of them every few seconds.
+  void record_hints();
+
   kafka::Producer& producer_;
   Settings settings_;
+  OwnerHints* hints_;
   Ownership ownership_;
+  std::vector<std::int32_t> hinted_;
+  std::chrono::steady_clock::time_point hints_renewed_;
   std::vector<std::mutex> mutexes_;
   std::atomic<bool> stop_{false};
   std::thread thread_;

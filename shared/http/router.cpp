@@ -162,7 +162,10 @@ void Router::handle(const httplib::Request& req, httplib::Response& res, const M
       }
     }
   } catch (...) {
-    fail(res, std::current_exception());
+    const auto failure = std::current_exception();
+    if (!rescue_ || !rescue_(req, res, failure)) {
+      fail(res, failure);
+    }
   }
   if (later) {
     settle(*later, res);

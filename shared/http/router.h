@@ -74,6 +74,12 @@ using BeforeHook = std::function<Admission(const httplib::Request&, httplib::Res
 // Runs after every response is produced (success or error), to add headers.
 using AfterHook = std::function<void(const httplib::Request&, httplib::Response&)>;
 
+// Runs when a handler fails, before the failure becomes an Error body: true
+// when it answered the request itself (a command sent on to the owner of
+// its aggregate's partition, http::Forwarder).
+using RescueHook =
+    std::function<bool(const httplib::Request&, httplib::Response&, const std::exception_ptr&)>;
+
 struct Route {
   std::string method;                 // GET, POST, PUT, PATCH, DELETE
   std::string path;                   // OpenAPI template, e.g. /pets/{petId}
@@ -99,6 +105,7 @@ class Router {
   void add(std::string method, std::string path, Handler handler);
   void before(BeforeHook hook) { before_.push_back(std::move(hook)); }
   void after(AfterHook hook) { after_.push_back(std::move(hook)); }
+  void rescue(RescueHook hook) { rescue_ = std::move(hook); }
 
   // Pure: which route serves `method` on `path` (HEAD is served by GET).
   [[nodiscard]] Match match(std::string_view method, std::string_view path) const;
@@ -117,6 +124,7 @@ class Router {
   std::vector<Route> routes_;
   std::vector<BeforeHook> before_;
   std::vector<AfterHook> after_;
+  RescueHook rescue_;
 };
 
 // "/pets/{petId}/status" -> {"pets", "{petId}", "status"}.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "apikeys/admin_routes.h"
+#include "es/errc.h"
 #include "http/api_error.h"
 #include "http/health.h"
 #include "http/response.h"
@@ -60,6 +61,7 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       admin_token_(cfg.rate_limit.admin_token),
       gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free), kAdminFailures, admin_token_,
             cfg.trusted_proxies, [this] { return ready_marker_exists(); }),
+      forwarder_({.self = cfg.advertised_url}),
       key_registry_(keys, cfg.prefix),
       api_keys_(commands_, key_registry_, pool_, reads_, cfg.prefix, cfg.apikeys_topic),
       readiness_(producer_, pool_, keys, cfg.service) {}
@@ -166,9 +168,27 @@ void Platform::add_platform_routes(http::Router& router) {
   });
   if (cfg_.rate_limit.enabled) {
     router.before([this](const httplib::Request& req, httplib::Response& res, bool may_defer) {
+      if (http::Forwarder::forwarded_by_trusted(req, cfg_.trusted_proxies)) {
+        // Charged by the replica that forwarded it, which adds the headers.
+        return http::Admission::decided(false);
+      }
       return gate_.start(req, res, may_defer);
     });
   }
+  // A command for a partition another replica owns goes on to that owner
+  // (es::Errc::NotOwner with the owner's URL), once; without a reachable
+  // owner it is answered here: 503 writer_moving, Retry-After.
+  router.rescue(
+      [this](const httplib::Request& req, httplib::Response& res, const std::exception_ptr& failure) {
+        try {
+          std::rethrow_exception(failure);
+        } catch (const es::Error& e) {
+          return e.code() == es::Errc::NotOwner && !e.owner_hint().empty() &&
+                 http::Forwarder::may_forward(req) && forwarder_.forward(req, res, e.owner_hint());
+        } catch (...) {
+          return false;
+        }
+      });
   http::add_health_routes(
       router,
       {{"redis",

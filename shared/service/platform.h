@@ -13,6 +13,7 @@
 #include "es/event_log.h"
 #include "es/idempotency.h"
 #include "es/key_space.h"
+#include "http/forwarder.h"
 #include "http/router.h"
 #include "ids/id_generator.h"
 #include "ids/worker_lease.h"
@@ -93,6 +94,7 @@ class Platform {
   ratelimit::BanCache bans_;
   apikeys::AdminToken admin_token_;
   ratelimit::Gate gate_;
+  http::Forwarder forwarder_;
   apikeys::KeyRegistry key_registry_;
   apikeys::KeyStore api_keys_;
   projection::Readiness readiness_;

@@ -18,8 +18,10 @@
 
 #include "es/epoch.h"
 #include "es/errc.h"
+#include "es/owner_hints.h"
 #include "es/partition_writer.h"
 #include "json/event_fields.h"
+#include "redis/pool.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
@@ -65,9 +67,11 @@ class AggregateWriterTest : public ::testing::Test {
   AggregateWriterTest() { create_topic(topic_, kPartitions); }
 
   std::unique_ptr<Writer> replica(const std::string& name) {
-    auto w = std::make_unique<Writer>(
-        producer_,
-        es::OwnerLog::Settings{Stack::get().kafka_brokers, group_, topic_, name, "/test/counters", 50ms});
+    hints_.push_back(std::make_unique<es::OwnerHints>(pool_, hints_key_));
+    auto w = std::make_unique<Writer>(producer_,
+                                      es::OwnerLog::Settings{Stack::get().kafka_brokers, group_, topic_, name,
+                                                             "/test/counters", 50ms, "http://" + name},
+                                      hints_.back().get());
     w->start();
     return w;
   }
@@ -109,6 +113,9 @@ class AggregateWriterTest : public ::testing::Test {
     return 0;
   }
 
+  redis::Pool pool_{Stack::get().redis_endpoint(), 2};
+  std::string hints_key_ = unique_name("owners");
+  std::vector<std::unique_ptr<es::OwnerHints>> hints_;
   std::string topic_ = unique_name("counters");
   std::string group_ = unique_name("counter-writers");
   kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "aggregate-writer-test"}};
@@ -135,17 +142,15 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   }
   const auto id = *ids.begin();
 
-  // Only the owner runs a command on it.
-  EXPECT_THROW(
-      {
-        try {
-          b->execute(id, [](const Writer::Current&) { return std::vector<Added>{}; });
-        } catch (const es::Error& e) {
-          EXPECT_EQ(e.code(), es::Errc::NotOwner);
-          throw;
-        }
-      },
-      es::Error);
+  // Only the owner runs a command on it; elsewhere the error says where
+  // the owner answers (the hint it recorded when it claimed).
+  try {
+    b->execute(id, [](const Writer::Current&) { return std::vector<Added>{}; });
+    ADD_FAILURE() << "b ran a command on a's partition";
+  } catch (const es::Error& e) {
+    EXPECT_EQ(e.code(), es::Errc::NotOwner);
+    EXPECT_EQ(e.owner_hint(), "http://a");
+  }
 
   // The decision sees the owner's fold: the total and the version so far.
   EXPECT_EQ(add({a.get()}, id, 10), 2);

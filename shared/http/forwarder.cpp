@@ -1,0 +1,88 @@
+#include "http/forwarder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <string_view>
+
+#include <spdlog/spdlog.h>
+
+namespace petstore::http {
+
+namespace {
+
+// `name` is `lower` (lowercase), ignoring case: header names.
+bool same_name(std::string_view name, std::string_view lower) {
+  return name.size() == lower.size() &&
+         std::equal(name.begin(), name.end(), lower.begin(),
+                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+}
+
+// Hop-by-hop headers (RFC 9110, section 7.6.1) and the framing httplib sets
+// itself: never relayed in either direction.
+bool hop_by_hop(std::string_view name) {
+  return std::ranges::any_of(
+      std::initializer_list<std::string_view>{"connection", "keep-alive", "transfer-encoding", "te",
+                                              "trailer", "upgrade", "proxy-connection", "content-length",
+                                              "host"},
+      [&](std::string_view h) { return same_name(name, h); });
+}
+
+}  // namespace
+
+bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
+                        const std::string& owner_url) const {
+  // A client per owner and worker thread: httplib::Client serialises its
+  // requests on one connection, and a worker sends one at a time.
+  thread_local std::map<std::string, std::unique_ptr<httplib::Client>> clients;
+  auto& client = clients[owner_url];
+  if (!client) {
+    client = std::make_unique<httplib::Client>(owner_url);
+    client->set_keep_alive(true);
+    client->set_connection_timeout(settings_.connect_timeout);
+    client->set_read_timeout(settings_.read_timeout);
+    client->set_write_timeout(settings_.read_timeout);
+  }
+  httplib::Headers headers;
+  std::string forwarded_for;
+  for (const auto& [name, value] : req.headers) {
+    if (hop_by_hop(name) || same_name(name, "x-petstore-forwarded")) {
+      continue;
+    }
+    if (same_name(name, "x-forwarded-for")) {
+      forwarded_for += (forwarded_for.empty() ? "" : ", ") + value;
+      continue;
+    }
+    headers.emplace(name, value);
+  }
+  // The owner finds the client as this replica did: this peer appended, so
+  // walking from the right past trusted hops reaches the same address.
+  forwarded_for += (forwarded_for.empty() ? "" : ", ") + req.remote_addr;
+  headers.emplace("X-Forwarded-For", forwarded_for);
+  headers.emplace(kForwardedHeader, settings_.self);
+
+  httplib::Request out;
+  out.method = req.method;
+  out.path = req.target.empty() ? req.path : req.target;
+  out.headers = std::move(headers);
+  out.body = req.body;
+  const auto answer = client->send(out);
+  if (!answer) {
+    spdlog::warn("forwarding {} {} to {} failed: {}", req.method, req.path, owner_url,
+                 httplib::to_string(answer.error()));
+    client.reset();
+    return false;
+  }
+  res.status = answer->status;
+  res.body = answer->body;
+  for (const auto& [name, value] : answer->headers) {
+    if (!hop_by_hop(name)) {
+      res.headers.emplace(name, value);
+    }
+  }
+  return true;
+}
+
+}  // namespace petstore::http

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include <httplib.h>
+
+#include "http/client_address.h"
+
+namespace petstore::http {
+
+// Sends a command on to the replica that owns its aggregate's partition
+// (es::Errc::NotOwner with an owner hint, docs/consistency.md) and relays
+// the owner's answer. One hop at most: a forwarded request carries
+// kForwardedHeader, and its owner answers it itself, whatever it finds.
+class Forwarder {
+ public:
+  static constexpr const char* kForwardedHeader = "X-Petstore-Forwarded";
+
+  struct Settings {
+    std::chrono::milliseconds connect_timeout{300};
+    // Bounds the owner's whole answer (its append and read-back included).
+    std::chrono::milliseconds read_timeout{10000};
+    std::string self;  // this replica's base URL, named in kForwardedHeader
+  };
+
+  explicit Forwarder(Settings settings) : settings_(std::move(settings)) {}
+
+  // Whether `req` may be forwarded: it was not forwarded already.
+  [[nodiscard]] static bool may_forward(const httplib::Request& req) {
+    return !req.has_header(kForwardedHeader);
+  }
+
+  // Sends `req` to `owner_url` and writes the answer into `res`. False when
+  // the owner could not be reached or did not answer in time: the caller
+  // answers for itself (503 writer_moving). Keeps one kept-alive
+  // connection per owner and worker thread.
+  bool forward(const httplib::Request& req, httplib::Response& res, const std::string& owner_url) const;
+
+  // A request forwarded by a peer the replica trusts (TRUSTED_PROXIES): the
+  // forwarding replica has charged it to its client already.
+  static bool forwarded_by_trusted(const httplib::Request& req, const TrustedProxies& trusted) {
+    return req.has_header(kForwardedHeader) && trusted.contains(req.remote_addr);
+  }
+
+ private:
+  Settings settings_;
+};
+
+}  // namespace petstore::http

@@ -1,0 +1,128 @@
+// http::Forwarder over real sockets: two httplib servers on loopback, one
+// the owner of a partition, the other a replica that gets a command for it
+// and sends it on (Router::rescue on es::Errc::NotOwner), once.
+#include "http/forwarder.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "es/errc.h"
+#include "http/response.h"
+#include "http/router.h"
+
+namespace petstore::http {
+namespace {
+
+// A server on an ephemeral loopback port, serving `router`.
+class Replica {
+ public:
+  explicit Replica(Router& router) {
+    server_.Post(".*", [&](const httplib::Request& req, httplib::Response& res) { router.handle(req, res); });
+    server_.set_keep_alive_timeout(1);  // a stop waits for kept-alive connections
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~Replica() {
+    server_.stop();
+    thread_.join();
+  }
+  Replica(const Replica&) = delete;
+  Replica& operator=(const Replica&) = delete;
+  [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  [[nodiscard]] int port() const { return port_; }
+
+ private:
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+// A replica's rescue, as service::Platform sets it.
+void forward_to_owner(Router& router, const Forwarder& forwarder) {
+  router.rescue(
+      [&forwarder](const httplib::Request& req, httplib::Response& res, const std::exception_ptr& failure) {
+        try {
+          std::rethrow_exception(failure);
+        } catch (const es::Error& e) {
+          return e.code() == es::Errc::NotOwner && !e.owner_hint().empty() && Forwarder::may_forward(req) &&
+                 forwarder.forward(req, res, e.owner_hint());
+        } catch (...) {
+          return false;
+        }
+      });
+}
+
+TEST(Forwarder, SendsACommandOnToTheOwnerOnceAndRelaysItsAnswer) {
+  const auto trusted = TrustedProxies::parse("127.0.0.0/8");
+  Router owner_routes;
+  owner_routes.add(
+      "POST", "/pets/{petId}", [&](const httplib::Request& req, httplib::Response& res, const PathParams&) {
+        EXPECT_EQ(req.body, R"({"name":"Rex"})");
+        EXPECT_EQ(req.get_header_value("If-Match"), "\"3\"");
+        EXPECT_EQ(req.get_header_value("X-API-Key"), "psk_x");
+        EXPECT_TRUE(Forwarder::forwarded_by_trusted(req, trusted));
+        EXPECT_EQ(client_address(req, trusted), "203.0.113.9") << "the client, as the first replica saw it";
+        res.set_header("ETag", "\"4\"");
+        send_json(res, 201, R"({"id":7})");
+      });
+  Replica owner(owner_routes);
+
+  Router routes;
+  routes.add("POST", "/pets/{petId}", [&](const httplib::Request&, httplib::Response&, const PathParams&) {
+    throw es::Error(es::Errc::NotOwner, "not here").with_owner_hint(owner.url());
+  });
+  const Forwarder forwarder({.self = "http://replica-a"});
+  forward_to_owner(routes, forwarder);
+  Replica replica(routes);
+
+  httplib::Client client(replica.url());
+  const auto res = client.Post(
+      "/pets/7?x=1", {{"If-Match", "\"3\""}, {"X-API-Key", "psk_x"}, {"X-Forwarded-For", "203.0.113.9"}},
+      R"({"name":"Rex"})", "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 201);
+  EXPECT_EQ(res->body, R"({"id":7})");
+  EXPECT_EQ(res->get_header_value("ETag"), "\"4\"");
+}
+
+TEST(Forwarder, NeverForwardsTwiceAndAnswersItselfWhenTheOwnerIsGone) {
+  // Two replicas that each name the other as the owner: one hop, then 503.
+  Router a_routes;
+  Router b_routes;
+  Replica a(a_routes);
+  Replica b(b_routes);
+  a_routes.add("POST", "/pets/{petId}", [&](const httplib::Request&, httplib::Response&, const PathParams&) {
+    throw es::Error(es::Errc::NotOwner, "not a").with_owner_hint(b.url());
+  });
+  b_routes.add("POST", "/pets/{petId}", [&](const httplib::Request&, httplib::Response&, const PathParams&) {
+    throw es::Error(es::Errc::NotOwner, "not b").with_owner_hint(a.url());
+  });
+  const Forwarder forwarder_a({.self = a.url()});
+  const Forwarder forwarder_b({.self = b.url()});
+  forward_to_owner(a_routes, forwarder_a);
+  forward_to_owner(b_routes, forwarder_b);
+
+  httplib::Client client(a.url());
+  auto res = client.Post("/pets/7", "{}", "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 503) << "b answered the forwarded request itself";
+  EXPECT_NE(res->body.find("writer_moving"), std::string::npos) << res->body;
+
+  // An owner that does not answer: the replica answers for itself.
+  Router c_routes;
+  c_routes.add("POST", "/pets/{petId}", [&](const httplib::Request&, httplib::Response&, const PathParams&) {
+    throw es::Error(es::Errc::NotOwner, "not c").with_owner_hint("http://127.0.0.1:1");
+  });
+  const Forwarder forwarder_c({.self = "http://replica-c"});
+  forward_to_owner(c_routes, forwarder_c);
+  Replica c(c_routes);
+  httplib::Client to_c(c.url());
+  res = to_c.Post("/pets/7", "{}", "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 503);
+  EXPECT_EQ(res->get_header_value("Retry-After"), "1");
+}
+
+}  // namespace
+}  // namespace petstore::http
