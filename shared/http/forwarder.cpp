@@ -9,6 +9,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "es/errc.h"
+
 namespace petstore::http {
 
 namespace {
@@ -83,6 +85,18 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
     }
   }
   return true;
+}
+
+bool Forwarder::rescue(const httplib::Request& req, httplib::Response& res,
+                       const std::exception_ptr& failure) const {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const es::Error& e) {
+    return e.code() == es::Errc::NotOwner && !e.owner_hint().empty() && may_forward(req) &&
+           forward(req, res, e.owner_hint());
+  } catch (...) {
+    return false;
+  }
 }
 
 }  // namespace petstore::http

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <exception>
 #include <string>
 
 #include <httplib.h>
@@ -36,6 +37,10 @@ class Forwarder {
   // answers for itself (503 writer_moving). Keeps one kept-alive
   // connection per owner and worker thread.
   bool forward(const httplib::Request& req, httplib::Response& res, const std::string& owner_url) const;
+
+  // A Router::rescue: a command that failed with es::Errc::NotOwner and an
+  // owner hint, and was not forwarded already, goes on to the owner.
+  bool rescue(const httplib::Request& req, httplib::Response& res, const std::exception_ptr& failure) const;
 
   // A request forwarded by a peer the replica trusts (TRUSTED_PROXIES): the
   // forwarding replica has charged it to its client already.

@@ -178,17 +178,8 @@ void Platform::add_platform_routes(http::Router& router) {
   // A command for a partition another replica owns goes on to that owner
   // (es::Errc::NotOwner with the owner's URL), once; without a reachable
   // owner it is answered here: 503 writer_moving, Retry-After.
-  router.rescue(
-      [this](const httplib::Request& req, httplib::Response& res, const std::exception_ptr& failure) {
-        try {
-          std::rethrow_exception(failure);
-        } catch (const es::Error& e) {
-          return e.code() == es::Errc::NotOwner && !e.owner_hint().empty() &&
-                 http::Forwarder::may_forward(req) && forwarder_.forward(req, res, e.owner_hint());
-        } catch (...) {
-          return false;
-        }
-      });
+  router.rescue([this](const httplib::Request& req, httplib::Response& res,
+                       const std::exception_ptr& failure) { return forwarder_.rescue(req, res, failure); });
   http::add_health_routes(
       router,
       {{"redis",

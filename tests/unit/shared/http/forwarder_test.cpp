@@ -42,14 +42,7 @@ class Replica {
 void forward_to_owner(Router& router, const Forwarder& forwarder) {
   router.rescue(
       [&forwarder](const httplib::Request& req, httplib::Response& res, const std::exception_ptr& failure) {
-        try {
-          std::rethrow_exception(failure);
-        } catch (const es::Error& e) {
-          return e.code() == es::Errc::NotOwner && !e.owner_hint().empty() && Forwarder::may_forward(req) &&
-                 forwarder.forward(req, res, e.owner_hint());
-        } catch (...) {
-          return false;
-        }
+        return forwarder.rescue(req, res, failure);
       });
 }
 
