@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,7 @@ concept AggregateTraits = std::default_initializable<typename T::State> &&
 // New ids: above every id of the legacy generator (time-based, far below
 // 2^52) and below 2^53, so JSON numbers hold them exactly.
 inline constexpr std::int64_t kFirstFoldedId = std::int64_t{1} << 52;
+inline constexpr std::int64_t kLastFoldedId = (std::int64_t{1} << 53) - 1;
 inline constexpr std::int64_t kIdClasses = 4;
 
 // The single writer of one aggregate kind's topic (docs/consistency.md):
@@ -101,7 +103,9 @@ class AggregateWriter final : public Ownership::State {
     while (id % kIdClasses != Traits::kIdClass || log_.partition_of(std::to_string(id)) != held.partition()) {
       ++id;
     }
-    part.max_id = id;
+    if (id > kLastFoldedId) {
+      throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
+    }
     return {id, run(held, id, [&](const Current&) { return decide(id); })};
   }
 
@@ -144,9 +148,20 @@ class AggregateWriter final : public Ownership::State {
 
   std::vector<Appended> run(OwnerLog::Held& held, std::int64_t id, const Decide& decide) {
     auto& part = partitions_[static_cast<size_t>(held.partition())];
+    // Nothing is kept of a command that appends nothing: a client asking
+    // about ids that do not exist neither grows the fold nor moves the ids.
+    std::vector<Event> events;
+    if (const auto it = part.aggregates.find(id); it != part.aggregates.end()) {
+      events = decide(Current{it->second.state, it->second.version});
+    } else {
+      const Aggregate none{};
+      events = decide(Current{none.state, none.version});
+    }
+    if (events.empty()) {
+      return {};
+    }
     auto& a = part.aggregates[id];
     part.max_id = std::max(part.max_id, id);
-    const auto events = decide(Current{a.state, a.version});
     std::vector<Appended> out;
     try {
       for (const auto& e : events) {

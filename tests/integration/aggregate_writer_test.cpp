@@ -128,6 +128,19 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   ASSERT_FALSE(a->owned().empty());
   ASSERT_FALSE(b->owned().empty());
 
+  // A command that appends nothing leaves no trace: asking about the
+  // highest ids moves no new id towards them.
+  for (auto probe = es::kLastFoldedId; probe > es::kLastFoldedId - 64; --probe) {
+    try {
+      a->execute(probe, [](const Writer::Current& c) {
+        EXPECT_EQ(c.version, 0);
+        return std::vector<Added>{};
+      });
+    } catch (const es::Error& e) {
+      EXPECT_EQ(e.code(), es::Errc::NotOwner);
+    }
+  }
+
   // New ids: one kind's class, above the legacy generator's, in a
   // partition the creating replica owns; never the same twice.
   std::set<std::int64_t> ids;
@@ -136,6 +149,7 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
       return std::vector<Added>{{fresh_id, 1}};
     });
     EXPECT_GE(created, es::kFirstFoldedId);
+    EXPECT_LT(created, es::kFirstFoldedId + 1000);
     EXPECT_EQ(created % es::kIdClasses, CounterTraits::kIdClass);
     EXPECT_EQ(appended.at(0).envelope.version, 1);
     EXPECT_TRUE(ids.insert(created).second) << created;
