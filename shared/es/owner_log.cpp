@@ -67,6 +67,7 @@ OwnerLog::Held OwnerLog::hold(std::int32_t p) {
   // it too, so a writer found here has its whole fold behind it.
   auto writer = ownership_.writer(p);
   if (writer == nullptr) {
+    lock.unlock();  // the hint's lookup may go to Redis: hold nobody up meanwhile
     Error e(Errc::NotOwner, settings_.owner + " does not own " + settings_.topic + "/" + std::to_string(p));
     if (hints_ != nullptr) {
       auto url = hints_->lookup(p);

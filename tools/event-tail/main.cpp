@@ -20,7 +20,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,15 +31,15 @@ namespace {
 
 volatile std::sig_atomic_t stop = 0;
 
-std::optional<std::string> header(const rd_kafka_message_t* m, const char* name) {
+std::string header(const rd_kafka_message_t* m, const char* name) {
   rd_kafka_headers_t* hdrs = nullptr;
   const void* value = nullptr;
   size_t size = 0;
   if (rd_kafka_message_headers(m, &hdrs) != RD_KAFKA_RESP_ERR_NO_ERROR ||
-      rd_kafka_header_get_last(hdrs, name, &value, &size) != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return std::nullopt;
+      rd_kafka_header_get_last(hdrs, name, &value, &size) != RD_KAFKA_RESP_ERR_NO_ERROR || value == nullptr) {
+    return {};
   }
-  return value == nullptr ? std::string() : std::string(static_cast<const char*>(value), size);
+  return {static_cast<const char*>(value), size};
 }
 
 std::vector<std::string> split(const std::string& list) {
@@ -124,7 +123,7 @@ int main(int argc, char** argv) {
   std::map<std::pair<std::string, std::string>, long long> handled;
   // The fence per partition; a real consumer keeps each partition's epoch
   // beside its offset, as the services' projections do.
-  std::map<std::pair<std::string, std::int32_t>, petstore::es::EpochRule> fences;
+  petstore::es::Fences fences;
   // --idle-exit counts from the last event; before the first one (joining
   // the group takes a few seconds) it waits at least 30 s.
   auto last_event = std::chrono::steady_clock::now() + std::chrono::seconds(30 - std::min(idle_exit_s, 30));
@@ -143,17 +142,16 @@ int main(int argc, char** argv) {
     last_event = std::chrono::steady_clock::now();
     const std::string topic = rd_kafka_topic_name(m->rkt);
     const std::string key(static_cast<const char*>(m->key), m->key_len);
-    const auto claim = header(m.get(), "petstore_claim");
-    const auto epoch = header(m.get(), "petstore_epoch");
-    const auto verdict = fences[{topic, m->partition}].next(claim, epoch);
-    const long long version = std::atoll(header(m.get(), "ce_sequence").value_or("").c_str());
-    auto& last = handled[{topic, key}];
-    if (verdict == petstore::es::EpochRule::Verdict::Counts && version > last) {
-      last = version;
-      std::printf("%s %-40s %s v%lld %.*s\n", header(m.get(), "ce_time").value_or("").c_str(),
-                  header(m.get(), "ce_type").value_or("").c_str(), key.c_str(), version,
-                  static_cast<int>(m->len), static_cast<const char*>(m->payload));
-      std::fflush(stdout);
+    if (fences.next(petstore::kafka::to_message(*m)) == petstore::es::EpochRule::Verdict::Counts) {
+      const long long version = std::atoll(header(m.get(), "ce_sequence").c_str());
+      auto& last = handled[{topic, key}];
+      if (version > last) {
+        last = version;
+        std::printf("%s %-40s %s v%lld %.*s\n", header(m.get(), "ce_time").c_str(),
+                    header(m.get(), "ce_type").c_str(), key.c_str(), version, static_cast<int>(m->len),
+                    static_cast<const char*>(m->payload));
+        std::fflush(stdout);
+      }
     }
     // Handled (or a redelivery): the next commit may include it.
     const petstore::kafka::PartitionListPtr done(rd_kafka_topic_partition_list_new(1));
