@@ -2,8 +2,10 @@
 
 #include "app/category_commands.h"
 #include "app/pet_commands.h"
+#include "app/pet_writer.h"
 #include "app/write_path.h"
 #include "config/service_config.h"
+#include "es/owner_hints.h"
 #include "http/router.h"
 #include "projection/pets_projection.h"
 #include "projection/read_model.h"
@@ -14,7 +16,8 @@ namespace petstore::pets {
 
 // The pets service's components, wired in one place. Constructing it opens
 // no connection (clients connect lazily), so tests can inspect the route
-// table; start() leases an id worker and starts the projection.
+// table; start() leases an id worker, starts the projection, and joins the
+// pets topic's writers.
 class PetsService : public service::Service {
  public:
   PetsService(const config::ServiceConfig& cfg, Topics topics);
@@ -33,6 +36,8 @@ class PetsService : public service::Service {
   PetsProjection projection_;
   ReadModel read_;
   WritePath write_;
+  es::OwnerHints owner_hints_;
+  PetWriter pet_writer_;  // the pets topic's single writer (docs/consistency.md)
   PetCommands pet_commands_;
   CategoryCommands category_commands_;
   http::Router router_;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "es/errc.h"
@@ -78,27 +79,45 @@ class AggregateWriter final : public Ownership::State {
 
   void start() { log_.start(); }
 
+  // What a command did: the aggregate's id, its state and version after
+  // the command (as its owner folded them), and the events appended (none
+  // when the command changed nothing, or repeated a create).
+  struct Outcome {
+    std::int64_t id = 0;
+    AggregateState state{};
+    std::int64_t version = 0;
+    std::vector<Appended> appended;
+  };
+
   // Runs `decide` on aggregate `id` and appends what it decided. Throws
   // es::Error(NotOwner) when another replica owns the aggregate's
   // partition, es::Error(Fenced) or kafka::Unavailable when the append is
   // not acknowledged (the partition is then claimed anew, so a late
   // append of this epoch never counts).
-  std::vector<Appended> execute(std::int64_t id, const Decide& decide) {
+  Outcome execute(std::int64_t id, const Decide& decide) {
     auto held = log_.hold(log_.partition_of(std::to_string(id)));
-    return run(held, id, decide);
+    return run(held, id, decide, {});
   }
 
   // A new aggregate: an id no aggregate of any kind has had, from an owned
-  // partition's fold, and `decide` on its empty state. Returns the id and
-  // what was appended.
-  std::pair<std::int64_t, std::vector<Appended>> create(
-      const std::function<std::vector<Event>(std::int64_t)>& decide) {
-    const auto owned = log_.owned();
-    if (owned.empty()) {
-      throw Error(Errc::NotOwner, "this replica owns no partition of " + log_.topic() + " yet");
-    }
-    auto held = log_.hold(owned[next_partition_++ % owned.size()]);
+  // partition's fold, and `decide` on its empty state.
+  //
+  // `request` (a digest of the client's Idempotency-Key, or empty) makes
+  // the create idempotent against the log, whatever Redis kept: the
+  // request's partition is the one its digest hashes to, so every retry
+  // reaches the same owner (NotOwner otherwise), and the event carries the
+  // digest (kRequestHeader), so the owner's fold knows whether the request
+  // already created its aggregate. A repeat then appends nothing and
+  // answers with that aggregate as it is now.
+  Outcome create(const std::string& request, const std::function<std::vector<Event>(std::int64_t)>& decide) {
+    auto held = request.empty() ? hold_any() : log_.hold(log_.partition_of(request));
     auto& part = partitions_[static_cast<size_t>(held.partition())];
+    if (!request.empty()) {
+      if (const auto it = part.requests.find(request); it != part.requests.end()) {
+        const auto& a = part.aggregates.at(it->second);
+        return {it->second, a.state, a.version, {}};
+      }
+    }
     auto id = std::max(part.max_id + 1, kFirstFoldedId);
     while (id % kIdClasses != Traits::kIdClass || log_.partition_of(std::to_string(id)) != held.partition()) {
       ++id;
@@ -106,10 +125,14 @@ class AggregateWriter final : public Ownership::State {
     if (id > kLastFoldedId) {
       throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
     }
-    return {id, run(held, id, [&](const Current&) { return decide(id); })};
+    return run(
+        held, id, [&](const Current&) { return decide(id); }, request);
   }
 
   [[nodiscard]] std::vector<std::int32_t> owned() const { return log_.owned(); }
+  // Whether this replica holds its share of the partitions (a rebalance
+  // in progress, or a claim not made yet, makes it false).
+  [[nodiscard]] bool settled() const { return log_.settled(); }
 
   // Ownership::State: the partition's fold, under its lock.
   void forget(std::int32_t p) override {
@@ -118,22 +141,7 @@ class AggregateWriter final : public Ownership::State {
   }
   void fold(std::int32_t p, const kafka::Message& m) override {
     const auto lock = log_.lock(p);
-    events::Envelope env;
-    std::optional<Event> event;
-    try {
-      env = events::from_message(m);
-      event.emplace(Traits::decode(env));
-    } catch (const std::invalid_argument&) {
-      return;  // not an event of this kind: the projection skips it alike
-    }
-    auto& part = partitions_[static_cast<size_t>(p)];
-    const auto id = env.aggregate_id();
-    part.max_id = std::max(part.max_id, id);
-    auto& a = part.aggregates[id];
-    if (env.version > a.version) {  // a redelivered record changes nothing
-      Traits::evolve(a.state, *event, env.version, env.time);
-      a.version = env.version;
-    }
+    fold_record(partitions_[static_cast<size_t>(p)], m);
   }
 
  private:
@@ -144,32 +152,71 @@ class AggregateWriter final : public Ownership::State {
   struct Partition {
     std::map<std::int64_t, Aggregate> aggregates;
     std::int64_t max_id = 0;  // the highest id the partition has seen
+    // Which aggregate each creating request (kRequestHeader) created.
+    std::unordered_map<std::string, std::int64_t> requests;
   };
 
-  std::vector<Appended> run(OwnerLog::Held& held, std::int64_t id, const Decide& decide) {
+  // Folds one record that counts into its partition's state; the caller
+  // holds the partition's lock.
+  static void fold_record(Partition& part, const kafka::Message& m) {
+    events::Envelope env;
+    std::optional<Event> event;
+    try {
+      env = events::from_message(m);
+      event.emplace(Traits::decode(env));
+    } catch (const std::invalid_argument&) {
+      return;  // not an event of this kind: the projection skips it alike
+    }
+    const auto id = env.aggregate_id();
+    part.max_id = std::max(part.max_id, id);
+    for (const auto& h : m.headers) {
+      if (h.name == kRequestHeader) {
+        part.requests.emplace(h.value, id);
+        break;
+      }
+    }
+    auto& a = part.aggregates[id];
+    if (env.version > a.version) {  // a redelivered record changes nothing
+      Traits::evolve(a.state, *event, env.version, env.time);
+      a.version = env.version;
+    }
+  }
+
+  // An owned partition for a create with no request, in turn.
+  OwnerLog::Held hold_any() {
+    const auto owned = log_.owned();
+    if (owned.empty()) {
+      throw Error(Errc::NotOwner, "this replica owns no partition of " + log_.topic() + " yet");
+    }
+    return log_.hold(owned[next_partition_++ % owned.size()]);
+  }
+
+  Outcome run(OwnerLog::Held& held, std::int64_t id, const Decide& decide, const std::string& request) {
     auto& part = partitions_[static_cast<size_t>(held.partition())];
     // Nothing is kept of a command that appends nothing: a client asking
     // about ids that do not exist neither grows the fold nor moves the ids.
     std::vector<Event> events;
-    if (const auto it = part.aggregates.find(id); it != part.aggregates.end()) {
+    const auto it = part.aggregates.find(id);
+    if (it != part.aggregates.end()) {
       events = decide(Current{it->second.state, it->second.version});
     } else {
       const Aggregate none{};
       events = decide(Current{none.state, none.version});
     }
     if (events.empty()) {
-      return {};
+      return it == part.aggregates.end() ? Outcome{id, {}, 0, {}}
+                                         : Outcome{id, it->second.state, it->second.version, {}};
     }
     auto& a = part.aggregates[id];
-    part.max_id = std::max(part.max_id, id);
     std::vector<Appended> out;
     try {
       for (const auto& e : events) {
         auto p = Traits::parts(e);
+        // The read-back folds the event in (and the request with it), as
+        // every reader will count it: the state is the log's, not a guess.
         out.push_back(held.append({log_.topic(), std::move(p.type), std::to_string(id), a.version + 1,
-                                   std::move(p.data), p.schema_version}));
-        Traits::evolve(a.state, e, a.version + 1, out.back().envelope.time);
-        ++a.version;
+                                   std::move(p.data), p.schema_version},
+                                  request, [&part](const kafka::Message& m) { fold_record(part, m); }));
       }
     } catch (...) {
       // The last append may be in the log, unacknowledged; deciding again on
@@ -178,7 +225,7 @@ class AggregateWriter final : public Ownership::State {
       held.release_partition();
       throw;
     }
-    return out;
+    return {id, a.state, a.version, std::move(out)};
   }
 
   OwnerLog log_;

@@ -8,12 +8,13 @@
 namespace petstore::es {
 
 // The parts of a key space that are not a cache of the log: write-path
-// coordination (locks, idempotency records, claims) and the positions the
+// coordination (locks, idempotency records, claims, where partition owners
+// answer) and the positions the
 // projection and reactors have reached. Replaying the log does not produce
 // them, so petstore-audit's rebuild leaves them out when it compares a
 // rebuilt read model with the live one. Key names are relative to the base.
 struct NotFromLog {
-  std::vector<std::string> key_prefixes{"lock:", "idem:", "proj:", "reactor:"};
+  std::vector<std::string> key_prefixes{"lock:", "idem:", "proj:", "reactor:", "owners:"};
   std::vector<std::string> key_suffixes;
   std::vector<std::string> hash_fields;
 

@@ -80,9 +80,14 @@ OwnerLog::Held OwnerLog::hold(std::int32_t p) {
   return {this, std::move(lock), std::move(writer), p};
 }
 
-Appended OwnerLog::Held::append(const NewEvent& event) {
+Appended OwnerLog::Held::append(const NewEvent& event, const std::string& request,
+                                const std::function<void(const kafka::Message&)>& fold) {
   auto e = new_envelope(event, log_->settings_.source);
-  const auto position = writer_->append(events::to_record(event.topic, e));
+  auto record = events::to_record(event.topic, e);
+  if (!request.empty()) {
+    record.headers.push_back({std::string(kRequestHeader), request});
+  }
+  const auto position = writer_->append(std::move(record), &fold);
   return {event.topic, std::move(e), position};
 }
 

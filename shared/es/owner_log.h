@@ -3,9 +3,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -15,6 +17,12 @@
 #include "kafka/producer.h"
 
 namespace petstore::es {
+
+// The record header naming the creating request an event answers: a digest
+// of its Idempotency-Key, so the single writer knows from the log itself
+// whether the request already created its aggregate
+// (es::AggregateWriter::create; docs/events.md).
+inline constexpr std::string_view kRequestHeader = "petstore_request";
 
 // One events topic as a partition owner writes it: es::Ownership followed
 // on a thread of its own, one lock per partition, and appends stamped with
@@ -51,10 +59,14 @@ class OwnerLog {
   class Held {
    public:
     [[nodiscard]] std::int32_t partition() const { return partition_; }
-    // Appends `event` in the owner's epoch; returns it once read back.
+    // Appends `event` in the owner's epoch, with `request` (kRequestHeader)
+    // unless it is empty; returns it once read back. `fold` gets every
+    // record that counts as it is read back, the event itself included
+    // (PartitionWriter::append), under this partition's lock.
     // Throws es::Error(Fenced) when the partition has a newer owner, and
     // kafka::Unavailable when the broker does not answer.
-    Appended append(const NewEvent& event);
+    Appended append(const NewEvent& event, const std::string& request,
+                    const std::function<void(const kafka::Message&)>& fold);
     // Gives up this epoch after an append that was not acknowledged: the
     // partition is claimed anew (and folded again) before its next command,
     // so an append of this epoch that lands late never counts.
@@ -84,6 +96,8 @@ class OwnerLog {
   [[nodiscard]] std::int32_t partition_of(const std::string& key) const;
   [[nodiscard]] std::int32_t partitions() const { return static_cast<std::int32_t>(mutexes_.size()); }
   [[nodiscard]] std::vector<std::int32_t> owned() const { return ownership_.owned(); }
+  // Whether this replica has its share of the partitions (es::Ownership::settled).
+  [[nodiscard]] bool settled() const { return ownership_.settled(); }
   [[nodiscard]] const std::string& topic() const { return settings_.topic; }
 
  private:

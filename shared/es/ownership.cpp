@@ -44,13 +44,18 @@ void Ownership::poll(std::chrono::milliseconds wait) {
         break;
       } catch (const Error& e) {
         if (e.code() != Errc::Fenced || attempt == 2) {
+          settled_ = false;
           throw;
         }
+      } catch (...) {
+        settled_ = false;
+        throw;
       }
     }
     const std::lock_guard lock(mutex_);
     writers_.emplace(p, std::move(w));
   }
+  settled_ = membership_.assigned();
 }
 
 std::shared_ptr<PartitionWriter> Ownership::writer(std::int32_t partition) const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -55,6 +56,10 @@ class Ownership {
   // the partition anew while the group still assigns it here.
   void release(std::int32_t partition, const PartitionWriter& writer);
   [[nodiscard]] std::vector<std::int32_t> owned() const;
+  // Whether the last poll ended with every partition the group assigns
+  // here claimed (none assigned counts): the replica takes its share of
+  // commands, and forwards the rest.
+  [[nodiscard]] bool settled() const { return settled_; }
 
  private:
   kafka::Producer& producer_;
@@ -63,6 +68,7 @@ class Ownership {
   kafka::GroupMembership membership_;
   mutable std::mutex mutex_;  // guards writers_ (held only to read or change it, never while claiming)
   std::map<std::int32_t, std::shared_ptr<PartitionWriter>> writers_;
+  std::atomic<bool> settled_{false};
 };
 
 }  // namespace petstore::es

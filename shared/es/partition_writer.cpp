@@ -70,13 +70,14 @@ std::int64_t PartitionWriter::claim(const std::function<void(const kafka::Messag
   return epoch;
 }
 
-kafka::Position PartitionWriter::append(kafka::Record record) {
+kafka::Position PartitionWriter::append(kafka::Record record,
+                                        const std::function<void(const kafka::Message&)>* fold) {
   if (epoch_ == 0 || fenced_) {
     throw fenced(settings_, epoch_);
   }
   record.headers.push_back({std::string(kEpochHeader), std::to_string(epoch_)});
   const auto at = producer_.append_to(record, settings_.partition);
-  const auto verdict = read_through(at.offset, nullptr);
+  const auto verdict = read_through(at.offset, fold);
   if (fenced_ || verdict != EpochRule::Verdict::Counts) {
     fenced_ = true;
     throw fenced(settings_, epoch_);

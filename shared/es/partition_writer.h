@@ -48,7 +48,11 @@ class PartitionWriter {
   // EpochRule makes it not count, and every later append is refused the
   // same way.
   // Throws kafka::Unavailable when the broker does not answer.
-  kafka::Position append(kafka::Record record);
+  // `fold`, when given, gets every record read back that counts, this one
+  // included, so the owner's state is what every reader counts (a record
+  // stamped with this epoch by anyone else too).
+  kafka::Position append(kafka::Record record,
+                         const std::function<void(const kafka::Message&)>* fold = nullptr);
 
   [[nodiscard]] std::int64_t epoch() const { return epoch_; }
 

@@ -95,15 +95,26 @@ void add_health_routes(Router& router, std::vector<HealthCheck> checks, Readines
              [health, readiness = std::move(readiness)](const httplib::Request&, httplib::Response& res,
                                                         const PathParams&) {
                const auto report = health->get();
-               const bool ready = report.failing.empty() && readiness.ready();
+               bool ready = report.failing.empty() && readiness.ready();
+               json::Writer writers;
+               writers.begin_object();
+               for (const auto& w : readiness.writers) {
+                 const bool settled = w.healthy();
+                 writers.field(w.name, settled ? "settled" : "moving");
+                 ready = ready && settled;
+               }
+               writers.end_object();
                json::Writer w;
                w.begin_object()
                    .field("status", ready ? "ready" : "not_ready")
                    .key("checks")
                    .raw(report.checks)
                    .key("readModel")
-                   .raw(readiness.detail())
-                   .end_object();
+                   .raw(readiness.detail());
+               if (!readiness.writers.empty()) {
+                 w.key("writers").raw(writers.finish());
+               }
+               w.end_object();
                if (!ready) {
                  res.set_header("Retry-After", "1");
                }

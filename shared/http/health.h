@@ -26,11 +26,15 @@ void add_health_route(Router& router, std::vector<HealthCheck> checks,
 struct ReadinessProbe {
   std::function<bool()> ready;
   std::function<std::string()> detail;
+  // Further conditions, asked on every request and shown by name under
+  // "writers" (a single writer holding its share of its topic).
+  std::vector<HealthCheck> writers;
 };
 
 // GET /healthz as above (liveness: the replica and its dependencies answer)
 // and GET /readyz (readiness: that, and `readiness.ready()`), which answers
 // 200 or 503 with Retry-After, both with {"status", "checks", "readModel"}
+// (and "writers" when there are any)
 // so an operator sees a rebuild's progress. Both share one cached run of
 // the checks; readiness itself is asked on every request.
 void add_health_routes(Router& router, std::vector<HealthCheck> checks, ReadinessProbe readiness,

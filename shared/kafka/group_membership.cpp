@@ -35,6 +35,7 @@ void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
   auto* self = static_cast<GroupMembership*>(opaque);
   if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
     self->assigned_.clear();
+    self->assigned_now_ = false;
     rd_kafka_assign(rk, nullptr);
     return;
   }
@@ -43,6 +44,7 @@ void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
     self->assigned_.push_back(parts->elems[i].partition);
   }
   std::ranges::sort(self->assigned_);
+  self->assigned_now_ = true;
   rd_kafka_assign(rk, parts);
   // Owned, not consumed: nothing is fetched for these partitions.
   rd_kafka_pause_partitions(rk, parts);

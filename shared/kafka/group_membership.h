@@ -27,6 +27,9 @@ class GroupMembership {
   // Serves the group protocol for up to `wait` and returns the partitions
   // assigned to this member now, in order.
   std::vector<std::int32_t> poll(std::chrono::milliseconds wait);
+  // Whether the group has assigned this member its share (none is a
+  // share too) and no rebalance has taken it away since.
+  [[nodiscard]] bool assigned() const { return assigned_now_; }
 
  private:
   static void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
@@ -34,6 +37,7 @@ class GroupMembership {
 
   HandlePtr rk_;
   std::vector<std::int32_t> assigned_;
+  bool assigned_now_ = false;
 };
 
 }  // namespace petstore::kafka

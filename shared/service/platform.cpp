@@ -108,6 +108,14 @@ void Platform::stop() {
   runners_.clear();
 }
 
+void Platform::add_writer(std::string topic, std::function<bool()> settled) {
+  writers_.push_back({std::move(topic), std::move(settled)});
+}
+
+bool Platform::ready() const {
+  return readiness_.ready() && std::ranges::all_of(writers_, [](const auto& w) { return w.healthy(); });
+}
+
 bool Platform::ready_marker_exists() {
   return redis::as_integer(redis::expect_ok(reads_.command({"EXISTS", ready_key_}))) == 1;
 }
@@ -192,7 +200,7 @@ void Platform::add_platform_routes(http::Router& router) {
           return std::ranges::all_of(runners_, [](const auto& r) { return r->joined(); }) &&
                  std::ranges::all_of(reactors_, [](const auto& r) { return r->joined(); });
         }}},
-      {[this] { return readiness_.ready(); }, [this] { return readiness_.describe(); }});
+      {[this] { return readiness_.ready(); }, [this] { return readiness_.describe(); }, writers_});
 }
 
 }  // namespace petstore::service

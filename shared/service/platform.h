@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "es/idempotency.h"
 #include "es/key_space.h"
 #include "http/forwarder.h"
+#include "http/health.h"
 #include "http/router.h"
 #include "ids/id_generator.h"
 #include "ids/worker_lease.h"
@@ -62,7 +64,12 @@ class Platform {
   void add_platform_routes(http::Router& router);
 
   [[nodiscard]] const config::ServiceConfig& config() const { return cfg_; }
-  [[nodiscard]] bool ready() const { return readiness_.ready(); }
+  // Ready (GET /readyz, and before a replica starts listening) also needs
+  // the single writer of `topic` to hold its share of it (`settled`); /readyz
+  // shows it under "writers". Reads are served meanwhile, and commands
+  // meanwhile get 503 writer_moving. Call before add_platform_routes.
+  void add_writer(std::string topic, std::function<bool()> settled);
+  [[nodiscard]] bool ready() const;
   redis::Pool& pool() { return pool_; }
   redis::Multiplexer& reads() { return reads_; }
   kafka::Producer& producer() { return producer_; }
@@ -101,6 +108,7 @@ class Platform {
   projection::ByTopic project_by_topic_;
   std::vector<std::unique_ptr<projection::Runner>> runners_;
   std::vector<std::unique_ptr<projection::Reactor>> reactors_;
+  std::vector<http::HealthCheck> writers_;
 };
 
 }  // namespace petstore::service

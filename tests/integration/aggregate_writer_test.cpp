@@ -99,10 +99,8 @@ class AggregateWriterTest : public ::testing::Test {
   static std::int64_t add(const std::vector<Writer*>& replicas, std::int64_t id, std::int64_t n) {
     for (auto* r : replicas) {
       try {
-        const auto appended = r->execute(id, [&](const Writer::Current&) {
-          return std::vector<Added>{{id, n}};
-        });
-        return appended.at(0).envelope.version;
+        const auto done = r->execute(id, [&](const Writer::Current&) { return std::vector<Added>{{id, n}}; });
+        return done.appended.at(0).envelope.version;
       } catch (const es::Error& e) {
         if (e.code() != es::Errc::NotOwner) {
           throw;
@@ -145,16 +143,49 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   // partition the creating replica owns; never the same twice.
   std::set<std::int64_t> ids;
   for (int i = 0; i < 8; ++i) {
-    const auto [created, appended] = a->create([](std::int64_t fresh_id) {
+    const auto created = a->create("", [](std::int64_t fresh_id) {
       return std::vector<Added>{{fresh_id, 1}};
     });
-    EXPECT_GE(created, es::kFirstFoldedId);
-    EXPECT_LT(created, es::kFirstFoldedId + 1000);
-    EXPECT_EQ(created % es::kIdClasses, CounterTraits::kIdClass);
-    EXPECT_EQ(appended.at(0).envelope.version, 1);
-    EXPECT_TRUE(ids.insert(created).second) << created;
+    EXPECT_GE(created.id, es::kFirstFoldedId);
+    EXPECT_LT(created.id, es::kFirstFoldedId + 1000);
+    EXPECT_EQ(created.id % es::kIdClasses, CounterTraits::kIdClass);
+    EXPECT_EQ(created.appended.at(0).envelope.version, 1);
+    EXPECT_EQ(created.version, 1);
+    EXPECT_EQ(created.state.total, 1);
+    EXPECT_TRUE(ids.insert(created.id).second) << created.id;
   }
   const auto id = *ids.begin();
+
+  // A create for a request (an Idempotency-Key's digest) runs on the owner
+  // of the request's partition, once: a repeat answers with the aggregate
+  // it created, as it is now, and appends nothing.
+  // (One whose partition a owns, so b must learn it from the log below.)
+  const auto base = unique_name("request");
+  std::string request;
+  std::int64_t requested = 0;
+  for (int i = 0; i < 64 && request.empty(); ++i) {
+    try {
+      const auto first = a->create(base + std::to_string(i), [](std::int64_t fresh_id) {
+        return std::vector<Added>{{fresh_id, 7}};
+      });
+      ASSERT_EQ(first.appended.size(), 1U);
+      request = base + std::to_string(i);
+      requested = first.id;
+    } catch (const es::Error& e) {
+      ASSERT_EQ(e.code(), es::Errc::NotOwner);
+    }
+  }
+  ASSERT_FALSE(request.empty());
+  Writer* request_owner = a.get();
+  EXPECT_EQ(add({request_owner}, requested, 3), 2);
+  const auto again = request_owner->create(request, [](std::int64_t fresh_id) {
+    ADD_FAILURE() << "a repeated request decided again";
+    return std::vector<Added>{{fresh_id, 7}};
+  });
+  EXPECT_EQ(again.id, requested);
+  EXPECT_TRUE(again.appended.empty());
+  EXPECT_EQ(again.version, 2);
+  EXPECT_EQ(again.state.total, 10);
 
   // Only the owner runs a command on it; elsewhere the error says where
   // the owner answers (the hint it recorded when it claimed).
@@ -192,10 +223,17 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
     EXPECT_GE(add({b.get()}, other, 1), 2);
   }
   // b's new ids stay above every id the partitions have seen.
-  const auto [fresh, fresh_appended] = b->create([](std::int64_t fresh_id) {
-    return std::vector<Added>{{fresh_id, 1}};
+  const auto fresh = b->create("", [](std::int64_t fresh_id) { return std::vector<Added>{{fresh_id, 1}}; });
+  EXPECT_FALSE(ids.contains(fresh.id));
+  EXPECT_NE(fresh.id, requested);
+  // And b knows the request from the log alone (its header), not from a.
+  const auto repeated = b->create(request, [](std::int64_t fresh_id) {
+    ADD_FAILURE() << "a request created before the takeover decided again";
+    return std::vector<Added>{{fresh_id, 7}};
   });
-  EXPECT_FALSE(ids.contains(fresh));
+  EXPECT_EQ(repeated.id, requested);
+  EXPECT_TRUE(repeated.appended.empty());
+  EXPECT_EQ(repeated.state.total, 10);
 
   // The log as every reader sees it: versions 1, 2, 3, ... per counter.
   std::map<std::string, std::vector<std::int64_t>> versions;
@@ -219,9 +257,9 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
 TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTheOtherWrote) {
   auto a = replica("a");
   ASSERT_TRUE(all_owned({a.get()}));
-  const auto made = a->create([](std::int64_t fresh_id) { return std::vector<Added>{{fresh_id, 1}}; });
-  const auto id = made.first;
-  const auto p = made.second.at(0).position.partition;
+  const auto made = a->create("", [](std::int64_t fresh_id) { return std::vector<Added>{{fresh_id, 1}}; });
+  const auto id = made.id;
+  const auto p = made.appended.at(0).position.partition;
 
   // Another writer claims the partition (a replica the group briefly gave
   // it to) and appends version 2.

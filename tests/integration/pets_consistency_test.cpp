@@ -161,15 +161,15 @@ TEST_F(PetsConsistency, AWriteAcknowledgedByOneReplicaIsReadableAtOnceOnTheOther
 
 TEST_F(PetsConsistency, StaleLockOfADeadHolderIsTakenOverAndALiveOneIsRespected) {
   PetsDeployment d(1, {{"LOCK_WAIT_MS", "400"}});
+  // Categories still take the Redis lock (pets have the single writer).
   auto http = d.replica(0).client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
-  const auto pet =
-      id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(category) + "}"));
-  const auto lock = d.redis_key_base() + "lock:pet:" + std::to_string(pet);
+  const auto path = "/categories/" + std::to_string(category);
+  const auto lock = d.redis_key_base() + "lock:cat:" + std::to_string(category);
 
   // A holder that died: its lease ended long ago.
   redis_command({"SET", lock, "dead-holder|1"});
-  auto r = put_json(*http, "/pets/" + std::to_string(pet) + "/status", R"({"status":"pending"})");
+  auto r = put_json(*http, path, R"({"name":"Hounds"})");
   EXPECT_EQ(r->status, 200) << r->body;
 
   // A live holder: its lease runs for another minute.
@@ -177,7 +177,7 @@ TEST_F(PetsConsistency, StaleLockOfADeadHolderIsTakenOverAndALiveOneIsRespected)
       {"EVAL",
        "local t = redis.call('TIME') return redis.call('SET', KEYS[1], 'live|' .. (t[1] * 1000 + 60000))",
        "1", lock});
-  r = put_json(*http, "/pets/" + std::to_string(pet) + "/status", R"({"status":"sold"})");
+  r = put_json(*http, path, R"({"name":"Wolves"})");
   EXPECT_EQ(r->status, 409);
   EXPECT_EQ(error_code(r), "concurrent_update");
   EXPECT_FALSE(r->get_header_value("Retry-After").empty());
@@ -193,12 +193,12 @@ TEST_F(PetsConsistency, AHolderWhoseCatchUpOutlastsItsLeaseDoesNotAppend) {
                        {"KAFKA_DELIVERY_TIMEOUT_MS", "1000"},
                        {"CATCH_UP_TIMEOUT_MS", "10000"},
                        {"LOCK_WAIT_MS", "8000"}});
+  // Categories still take the Redis lock (pets have the single writer).
   auto http = d.replica(0).client();
-  const auto category = std::to_string(id_of(post_json(*http, "/categories", R"({"name":"Dogs"})")));
-  const auto pet = id_of(post_json(*http, "/pets", R"({"name":"p","categoryId":)" + category + "}"));
-  const auto path = "/pets/" + std::to_string(pet) + "/status";
+  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
+  const auto path = "/categories/" + std::to_string(category);
 
-  // Let the projection apply both events (it is idle from then on, so it will
+  // Let the projection apply the events (it is idle from then on, so it will
   // not move the positions set below).
   const auto offsets = d.redis_key_base() + "proj:offsets";
   for (const auto& topic : {d.categories_topic(), d.pets_topic()}) {
@@ -218,13 +218,13 @@ TEST_F(PetsConsistency, AHolderWhoseCatchUpOutlastsItsLeaseDoesNotAppend) {
   for (size_t i = 0; i + 1 < saved.size(); i += 2) {
     redis_command({"HSET", offsets, saved[i], "-1"});
   }
-  redis_command({"SET", d.redis_key_base() + "lock:pet:" + std::to_string(pet), "dead|1"});
+  redis_command({"SET", d.redis_key_base() + "lock:cat:" + std::to_string(category), "dead|1"});
 
   int first = 0;
   int second = 0;
-  std::thread a([&] { first = put_json(*d.replica(0).client(), path, R"({"status":"pending"})")->status; });
+  std::thread a([&] { first = put_json(*d.replica(0).client(), path, R"({"name":"Hounds"})")->status; });
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  std::thread b([&] { second = put_json(*d.replica(0).client(), path, R"({"status":"sold"})")->status; });
+  std::thread b([&] { second = put_json(*d.replica(0).client(), path, R"({"name":"Wolves"})")->status; });
   // The second request takes the lock over when the first one's lease ends
   // (4.5 s); only then does the read model "catch up".
   std::this_thread::sleep_for(std::chrono::milliseconds(5500));
@@ -238,7 +238,7 @@ TEST_F(PetsConsistency, AHolderWhoseCatchUpOutlastsItsLeaseDoesNotAppend) {
   EXPECT_EQ(second, 200);
   const auto log = fold_topics({d.categories_topic(), d.pets_topic()});
   EXPECT_TRUE(log.violations.empty()) << log.violations.front();
-  EXPECT_EQ(log.versions.at(pet), (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(log.versions.at(category), (std::vector<std::int64_t>{1, 2}));
 }
 
 TEST_F(PetsConsistency, AReplicaKilledMidStreamLeavesTheLogValidAndTheReadModelConverges) {

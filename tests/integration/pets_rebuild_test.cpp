@@ -21,13 +21,11 @@ TEST(PetsRebuild, AWipedReadModelIsRebuiltFromTheLogAndIdsAreNotReused) {
   auto http = d.replica(0).client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Dogs"})"));
   std::set<std::int64_t> ids = {category};
-  std::int64_t highest = category;
   for (int i = 0; i < 12; ++i) {
     const auto id = id_of(post_json(
         *http, "/pets",
         R"({"name":"p)" + std::to_string(i) + R"(","categoryId":)" + std::to_string(category) + "}"));
     ids.insert(id);
-    highest = std::max(highest, id);
     if (i % 3 == 0) {
       put_json(*http, "/pets/" + std::to_string(id) + "/status", R"({"status":"sold"})");
     }
@@ -59,10 +57,13 @@ TEST(PetsRebuild, AWipedReadModelIsRebuiltFromTheLogAndIdsAreNotReused) {
   // Deleting the category must still be refused: the rebuilt pet counts are right.
   EXPECT_EQ(http->Delete(("/categories/" + std::to_string(category)).c_str())->status, 409);
 
-  const auto fresh =
-      id_of(post_json(*http, "/pets", R"({"name":"new","categoryId":)" + std::to_string(category) + "}"));
-  EXPECT_FALSE(ids.contains(fresh));
-  EXPECT_GT(fresh, highest);
+  // New ids come from the single writer's fold of the log, which the wipe
+  // did not touch: none is one the log has had.
+  for (int i = 0; i < 8; ++i) {
+    const auto fresh =
+        id_of(post_json(*http, "/pets", R"({"name":"new","categoryId":)" + std::to_string(category) + "}"));
+    EXPECT_TRUE(ids.insert(fresh).second) << fresh << " was reused";
+  }
 }
 
 }  // namespace

@@ -2,76 +2,115 @@
 
 #include "domain/decide.h"
 #include "domain/errors.h"
-#include "domain/evolve.h"
+#include "es/errc.h"
 #include "kafka/handles.h"
 
 namespace petstore::pets {
+namespace {
 
-Pet PetCommands::create(std::int64_t id, const PetFields& fields, bool resumed) {
-  const auto event = decide_create_pet(id, fields);
-  if (resumed) {
-    write_.catch_up_aggregate(write_.topics().pets, id);
-    if (auto existing = write_.read().pet(id)) {
-      return *std::move(existing);
-    }
+// The pet in an owner's fold, with the client's precondition checked
+// against its version; 404 when there is none.
+const Pet& existing(const PetWriter::Current& current, std::int64_t id, const Precondition& precondition) {
+  if (!current.state) {
+    throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
+                      "pet " + std::to_string(id) + " does not exist");
   }
-  const auto claim = write_.claim_category(fields.category_id);
-  std::string time;
+  precondition(current.version);
+  return *current.state;
+}
+
+// Runs `command`, which may claim a category (`claim` is then its token);
+// when the command fails with its event surely not counting, the claim is
+// let go at once instead of at the end of its lease.
+template <typename Command>
+PetWriter::Outcome with_claim(WritePath& write, std::int64_t category, const std::string& claim,
+                              Command&& command) {
   try {
-    time = write_.commit(event, 1, nullptr, claim);
+    return command();
   } catch (const kafka::Unavailable& e) {
-    if (!e.possibly_persisted()) {
-      write_.release_claim(fields.category_id, claim);
+    if (!claim.empty() && !e.possibly_persisted()) {
+      write.release_claim(category, claim);
+    }
+    throw;
+  } catch (const es::Error& e) {
+    // Fenced: whatever was appended counts for no reader.
+    if (!claim.empty() && e.code() == es::Errc::Fenced) {
+      write.release_claim(category, claim);
+    }
+    throw;
+  } catch (...) {
+    // Refused before anything was appended (a domain error, an owner
+    // elsewhere): nothing will release the claim but this.
+    if (!claim.empty()) {
+      write.release_claim(category, claim);
     }
     throw;
   }
-  return Pet{id, event.name, event.category_id, event.status, 1, time, time, event.description};
+}
+
+}  // namespace
+
+Pet PetCommands::answer(const PetWriter::Outcome& outcome, std::int64_t category, const std::string& claim) {
+  if (!outcome.state) {  // a repeated create whose pet has been deleted since
+    throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
+                      "pet " + std::to_string(outcome.id) + ", created by this request, has been deleted");
+  }
+  for (const auto& appended : outcome.appended) {
+    write_.apply_own(appended, claim);
+  }
+  if (outcome.appended.empty() && !claim.empty()) {
+    write_.release_claim(category, claim);
+  }
+  return *outcome.state;
+}
+
+Pet PetCommands::create(const PetFields& fields, const std::string& request) {
+  std::string claim;
+  const auto outcome = with_claim(write_, fields.category_id, claim, [&] {
+    return writer_.create(request, [&](std::int64_t id) {
+      auto event = decide_create_pet(id, fields);
+      claim = write_.claim_category(fields.category_id);
+      return std::vector<Event>{std::move(event)};
+    });
+  });
+  return answer(outcome, fields.category_id, claim);
 }
 
 Pet PetCommands::replace(std::int64_t id, const PetFields& fields, const Precondition& precondition) {
-  es::LockGuard guard(write_.locks(), write_.lock(write_.keys().pet_lock(id), write_.topics().pets, id));
-  auto pet = write_.read().require_pet(id);
-  precondition(pet.version);
-  const auto event = decide_replace_pet(pet, fields);
-  if (!event) {
-    return pet;
-  }
   std::string claim;
-  if (event->category_id != pet.category_id) {
-    claim = write_.claim_category(event->category_id);
-  }
-  const auto version = pet.version + 1;
-  std::string time;
-  try {
-    time = write_.commit(*event, version, &guard, claim);
-  } catch (const kafka::Unavailable& e) {
-    if (!claim.empty() && !e.possibly_persisted()) {
-      write_.release_claim(event->category_id, claim);
-    }
-    throw;
-  }
-  return updated(std::move(pet), *event, version, time);
+  const auto outcome = with_claim(write_, fields.category_id, claim, [&] {
+    return writer_.execute(id, [&](const PetWriter::Current& current) -> std::vector<Event> {
+      const auto& pet = existing(current, id, precondition);
+      auto event = decide_replace_pet(pet, fields);
+      if (!event) {
+        return {};
+      }
+      if (event->category_id != pet.category_id) {
+        claim = write_.claim_category(event->category_id);
+      }
+      return {*std::move(event)};
+    });
+  });
+  return answer(outcome, fields.category_id, claim);
 }
 
 Pet PetCommands::change_status(std::int64_t id, PetStatus status, const Precondition& precondition) {
-  es::LockGuard guard(write_.locks(), write_.lock(write_.keys().pet_lock(id), write_.topics().pets, id));
-  auto pet = write_.read().require_pet(id);
-  precondition(pet.version);
-  const auto event = decide_change_status(pet, status);
-  if (!event) {
-    return pet;
-  }
-  pet.version += 1;
-  pet.updated_at = write_.commit(*event, pet.version, &guard);
-  pet.status = status;
-  return pet;
+  const auto outcome = writer_.execute(id, [&](const PetWriter::Current& current) -> std::vector<Event> {
+    if (auto event = decide_change_status(existing(current, id, precondition), status)) {
+      return {*event};
+    }
+    return {};
+  });
+  return answer(outcome, 0, "");
 }
 
 void PetCommands::remove(std::int64_t id, const Precondition& precondition) {
-  es::LockGuard guard(write_.locks(), write_.lock(write_.keys().pet_lock(id), write_.topics().pets, id));
-  const auto pet = write_.read().require_pet(id);
-  precondition(pet.version);
-  write_.commit(decide_delete_pet(pet), pet.version + 1, &guard);
+  const auto outcome = writer_.execute(id, [&](const PetWriter::Current& current) {
+    return std::vector<Event>{decide_delete_pet(existing(current, id, precondition))};
+  });
+  for (const auto& appended : outcome.appended) {
+    write_.apply_own(appended);
+  }
 }
 
 }  // namespace petstore::pets

@@ -48,6 +48,14 @@ void WritePath::release_claim(std::int64_t category_id, const std::string& token
   }
 }
 
+void WritePath::apply_own(const es::Appended& appended, const std::string& claim_token) {
+  const auto outcome = pool().run_idempotent(
+      [&](redis::Connection& c) { return projection_.apply_own(c, appended.envelope, {claim_token}); });
+  if (outcome == es::ApplyOutcome::Behind) {
+    catch_up().through(appended.topic, appended.position.partition, appended.position.offset);
+  }
+}
+
 std::string WritePath::commit(const Event& event, std::int64_t version, es::LockGuard* guard,
                               const std::string& claim_token) {
   return path_.commit({topic_for(event), std::string(type_of(event)), std::to_string(aggregate_of(event)),

@@ -53,6 +53,12 @@ class WritePath {
   std::string claim_category(std::int64_t category_id);
   void release_claim(std::int64_t category_id, const std::string& token) noexcept;
 
+  // Applies an event the pets topic's single writer appended, so the answer
+  // is readable at once from any replica, releasing `claim_token` with it.
+  // When the read model has not reached the event's predecessor yet, waits
+  // until the projection has applied the event.
+  void apply_own(const es::Appended& appended, const std::string& claim_token = "");
+
   // Appends the event at `version` and applies it, releasing `claim_token`
   // (es::CommandPath::commit has the rules). Returns the event time.
   std::string commit(const Event& event, std::int64_t version, es::LockGuard* guard,

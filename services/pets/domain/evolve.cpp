@@ -26,6 +26,29 @@ Pet updated(Pet pet, const PetUpdated& e, std::int64_t version, const std::strin
   return pet;
 }
 
+void evolve(std::optional<Pet>& pet, const Event& event, std::int64_t version, const std::string& time) {
+  std::visit(Overloaded{
+                 [&](const PetCreated& e) {
+                   pet = Pet{e.id, e.name, e.category_id, e.status, version, time, time, e.description};
+                 },
+                 [&](const PetUpdated& e) { pet = updated(pet.value_or(Pet{}), e, version, time); },
+                 [&](const PetStatusChanged& e) {
+                   if (!pet) {
+                     pet = Pet{};
+                     pet->id = e.id;
+                   }
+                   pet->status = e.to;
+                   pet->version = version;
+                   pet->updated_at = time;
+                 },
+                 [&](const PetDeleted&) { pet.reset(); },
+                 [](const CategoryCreated&) {},
+                 [](const CategoryUpdated&) {},
+                 [](const CategoryDeleted&) {},
+             },
+             event);
+}
+
 bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::string& time) {
   const auto id = aggregate_of(event);
   auto& applied = s.versions[id];
@@ -33,31 +56,23 @@ bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::s
     return false;
   }
   applied = version;
+  if (!is_category_event(event)) {
+    const auto it = s.pets.find(id);
+    std::optional<Pet> pet;
+    if (it != s.pets.end()) {
+      pet = it->second;
+      count_pet(s, pet->category_id, -1);
+    }
+    evolve(pet, event, version, time);
+    if (pet) {
+      count_pet(s, pet->category_id, 1);
+      s.pets.insert_or_assign(id, *std::move(pet));
+    } else if (it != s.pets.end()) {
+      s.pets.erase(it);
+    }
+    return true;
+  }
   std::visit(Overloaded{
-                 [&](const PetCreated& e) {
-                   s.pets[id] = Pet{id, e.name, e.category_id, e.status, version, time, time, e.description};
-                   count_pet(s, e.category_id, 1);
-                 },
-                 [&](const PetUpdated& e) {
-                   auto& p = s.pets[id];
-                   if (p.category_id != e.category_id) {
-                     count_pet(s, p.category_id, -1);
-                     count_pet(s, e.category_id, 1);
-                   }
-                   p = updated(std::move(p), e, version, time);
-                 },
-                 [&](const PetStatusChanged& e) {
-                   auto& p = s.pets[id];
-                   p.status = e.to;
-                   p.version = version;
-                   p.updated_at = time;
-                 },
-                 [&](const PetDeleted&) {
-                   if (auto it = s.pets.find(id); it != s.pets.end()) {
-                     count_pet(s, it->second.category_id, -1);
-                     s.pets.erase(it);
-                   }
-                 },
                  [&](const CategoryCreated& e) {
                    s.categories[id] = Category{id, e.name, e.description, version, s.pet_counts[id]};
                  },
@@ -69,6 +84,7 @@ bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::s
                    c.version = version;
                  },
                  [&](const CategoryDeleted&) { s.categories.erase(id); },
+                 [](const auto&) {},
              },
              event);
   return true;

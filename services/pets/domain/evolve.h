@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "domain/events.h"
@@ -22,6 +23,12 @@ struct Catalogue {
   // folding several topics gives no order between a pet and its category.
   std::map<std::int64_t, std::int64_t> pet_counts;
 };
+
+// One pet's fold: the pet after a pet event at `version` (none once it is
+// deleted); category events leave it alone. The single writer folds each
+// pet with it (app/pet_writer.h), and the Catalogue below folds its pets
+// with it. No version check: the caller applies each version once.
+void evolve(std::optional<Pet>& pet, const Event& event, std::int64_t version, const std::string& time);
 
 // Applies one event at `version`. An event whose version is not above the
 // aggregate's applied version is a duplicate and changes nothing; returns

@@ -56,5 +56,30 @@ TEST(Evolve, PetCountsDoNotDependOnTopicOrder) {
   EXPECT_EQ(s.categories[1].pet_count, 1);
 }
 
+// One pet's fold, as the pets topic's single writer keeps it: the same pet
+// the Catalogue holds after the same events, and none once deleted.
+TEST(Evolve, OnePetsFoldIsTheCataloguesPet) {
+  const std::vector<Event> life{PetCreated{2, "Rex", 1, PetStatus::Available, std::nullopt},
+                                PetUpdated{2, "Max", 4, PetStatus::Available, "a good dog"},
+                                PetStatusChanged{2, PetStatus::Available, PetStatus::Sold}};
+  Catalogue s;
+  std::optional<Pet> pet;
+  std::int64_t version = 0;
+  for (const auto& e : life) {
+    ++version;
+    const auto time = "t" + std::to_string(version);
+    evolve(s, e, version, time);
+    evolve(pet, e, version, time);
+    ASSERT_TRUE(pet.has_value());
+    EXPECT_EQ(*pet, s.pets.at(2)) << "after version " << version;
+  }
+  EXPECT_EQ(pet->created_at, "t1");
+  EXPECT_EQ(pet->updated_at, "t3");
+  evolve(pet, CategoryUpdated{4, "Dogs", std::nullopt}, 4, "t4");  // not a pet event: no change
+  EXPECT_EQ(pet->version, 3);
+  evolve(pet, PetDeleted{2}, 4, "t4");
+  EXPECT_FALSE(pet.has_value());
+}
+
 }  // namespace
 }  // namespace petstore::pets

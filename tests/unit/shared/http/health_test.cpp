@@ -52,12 +52,11 @@ TEST(Health, ChecksRunAtMostOncePerPeriodWhateverTheTraffic) {
 TEST(Health, ReadinessFollowsTheReadModelAndLivenessDoesNot) {
   std::atomic<bool> ready{false};
   Router router;
-  add_health_routes(router, {{"redis", [] { return true; }}},
-                    {[&] { return ready.load(); },
-                     [&] {
-                       return ready ? std::string(R"({"state":"ready"})")
-                                    : std::string(R"({"state":"rebuilding"})");
-                     }});
+  add_health_routes(
+      router, {{"redis", [] { return true; }}},
+      {[&] { return ready.load(); },
+       [&] { return ready ? std::string(R"({"state":"ready"})") : std::string(R"({"state":"rebuilding"})"); },
+       {}});
   const auto ask = [&router](const char* path) {
     httplib::Request req;
     req.method = "GET";
@@ -75,6 +74,34 @@ TEST(Health, ReadinessFollowsTheReadModelAndLivenessDoesNot) {
   r = ask("/readyz");
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, R"({"status":"ready","checks":{"redis":"ok"},"readModel":{"state":"ready"}})");
+}
+
+// A replica whose single writer does not hold its share of the topic yet
+// (joining, or a rebalance) is not ready, and /readyz says which writer.
+TEST(Health, ReadinessWaitsForEveryWriterToSettle) {
+  std::atomic<bool> settled{false};
+  Router router;
+  add_health_routes(router, {{"redis", [] { return true; }}},
+                    {[] { return true; },
+                     [] { return std::string(R"({"state":"ready"})"); },
+                     {{"petstore.pets.v1", [&] { return settled.load(); }}}});
+  const auto ask = [&router] {
+    httplib::Request req;
+    req.method = "GET";
+    req.path = "/readyz";
+    httplib::Response res;
+    router.handle(req, res);
+    return res;
+  };
+  auto r = ask();
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.body, R"({"status":"not_ready","checks":{"redis":"ok"},"readModel":{"state":"ready"},)"
+                    R"("writers":{"petstore.pets.v1":"moving"}})");
+  settled = true;
+  r = ask();
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, R"({"status":"ready","checks":{"redis":"ok"},"readModel":{"state":"ready"},)"
+                    R"("writers":{"petstore.pets.v1":"settled"}})");
 }
 
 }  // namespace
