@@ -19,8 +19,7 @@ namespace petstore::es {
 // group assigns it, each claimed with a PartitionWriter, whose claim folds
 // the partition into the owner's State. A replica that stops
 // loses its partitions to the others, whose claims fence its writers.
-//
-// Not yet the services' write path (issue 13 wires it in).
+// Under es::OwnerLog, the pets topic's write path.
 class Ownership {
  public:
   struct Settings {

@@ -17,10 +17,8 @@ namespace petstore::es {
 // the record has been read back with no later claim before it, so a writer
 // that was replaced while it was paused never acknowledges what it appends
 // afterwards, and every reader that applies EpochRule ignores that record
-// (the services' projections and the audit do not apply it yet).
-//
-// Not yet the services' write path: issue 13 wires it in (ownership through
-// the consumer group, commands routed to the owner).
+// (the projections, the reactors, the audit, tools/event-tail).
+// The pets topic's write path, under es::OwnerLog.
 class PartitionWriter {
  public:
   struct Settings {

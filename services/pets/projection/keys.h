@@ -27,9 +27,6 @@ class PetKeys {
   [[nodiscard]] std::string claims(std::int64_t category_id) const {
     return category(category_id) + ":claims";
   }
-  [[nodiscard]] std::string pet_lock(std::int64_t id) const {
-    return space_.key("lock:pet:" + std::to_string(id));
-  }
   [[nodiscard]] std::string category_lock(std::int64_t id) const {
     return space_.key("lock:cat:" + std::to_string(id));
   }
