@@ -9,25 +9,50 @@ Topics topics_from(const config::Env& env) {
           env.str("KAFKA_TOPIC_CATEGORIES", "petstore.categories.v1")};
 }
 
+namespace {
+
+es::OwnerLog::Settings writer_settings(const config::ServiceConfig& cfg, const std::string& purpose,
+                                       const std::string& topic) {
+  return {cfg.kafka_brokers,
+          cfg.consumer_group(purpose),
+          topic,
+          cfg.instance,
+          "/petstore/pets",
+          std::chrono::milliseconds(100),
+          cfg.advertised_url};
+}
+
+WritePath::Settings write_settings(const config::ServiceConfig& cfg) {
+  // An append: the delivery timeout, a late report, and the read-back
+  // (es::PartitionWriter's, 5 s).
+  const auto longest_append = std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms) +
+                              kafka::kDeliveryReportLateness + std::chrono::milliseconds(5000);
+  // A claim outlives the append it covers, with a margin for deciding.
+  const auto claim_lease = std::max(cfg.command_lease, longest_append + std::chrono::milliseconds(1250));
+  return {claim_lease, cfg.catch_up_timeout, longest_append};
+}
+
+}  // namespace
+
 PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
     : topics_(std::move(topics)),
       keys_(cfg.prefix),
       platform_(cfg, keys_.space()),
       projection_(keys_),
       read_(platform_.reads(), keys_),
-      write_(platform_.commands(), read_, projection_, keys_, topics_),
-      owner_hints_(platform_.pool(), keys_.space().owners(topics_.pets)),
-      pet_writer_(platform_.producer(),
-                  {cfg.kafka_brokers, cfg.consumer_group("writers"), topics_.pets, cfg.instance,
-                   "/petstore/pets", std::chrono::milliseconds(100), cfg.advertised_url},
-                  &owner_hints_),
+      write_(platform_.pool(), platform_.catch_up(), read_, projection_, keys_, topics_, write_settings(cfg)),
+      pet_owners_(platform_.pool(), keys_.space().owners(topics_.pets)),
+      category_owners_(platform_.pool(), keys_.space().owners(topics_.categories)),
+      pet_writer_(platform_.producer(), writer_settings(cfg, "writers.pets", topics_.pets), &pet_owners_),
+      category_writer_(platform_.producer(), writer_settings(cfg, "writers.categories", topics_.categories),
+                       &category_owners_),
       pet_commands_(pet_writer_, write_),
-      category_commands_(write_) {
-  const RouteDeps deps{pet_commands_,           category_commands_, read_,
-                       platform_.idempotency(), platform_.ids(),    keys_};
+      category_commands_(category_writer_, write_) {
+  const RouteDeps deps{pet_commands_, category_commands_, read_, platform_.idempotency(), keys_};
   add_pet_routes(router_, deps);
   add_category_routes(router_, deps);
   platform_.add_writer(topics_.pets, [this] { return pet_writer_.settled(); });
+  platform_.add_writer(topics_.categories, [this] { return category_writer_.settled(); });
   platform_.add_platform_routes(router_);
 }
 
@@ -35,6 +60,7 @@ void PetsService::start() {
   platform_.start({topics_.pets, topics_.categories});
   platform_.project({topics_.pets, topics_.categories}, projection_);
   pet_writer_.start();
+  category_writer_.start();
 }
 
 }  // namespace petstore::pets

@@ -2,8 +2,8 @@
 
 #include "app/category_commands.h"
 #include "app/pet_commands.h"
-#include "app/pet_writer.h"
 #include "app/write_path.h"
+#include "app/writers.h"
 #include "config/service_config.h"
 #include "es/owner_hints.h"
 #include "http/router.h"
@@ -36,8 +36,11 @@ class PetsService : public service::Service {
   PetsProjection projection_;
   ReadModel read_;
   WritePath write_;
-  es::OwnerHints owner_hints_;
-  PetWriter pet_writer_;  // the pets topic's single writer (docs/consistency.md)
+  es::OwnerHints pet_owners_;
+  es::OwnerHints category_owners_;
+  // Each topic's single writer (docs/consistency.md).
+  PetWriter pet_writer_;
+  CategoryWriter category_writer_;
   PetCommands pet_commands_;
   CategoryCommands category_commands_;
   http::Router router_;

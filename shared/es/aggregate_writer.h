@@ -74,10 +74,13 @@ class AggregateWriter final : public Ownership::State {
   using Decide = std::function<std::vector<Event>(const Current&)>;
 
   AggregateWriter(kafka::Producer& producer, OwnerLog::Settings settings, OwnerHints* hints = nullptr)
-      : log_(producer, std::move(settings), *this, hints),
-        partitions_(static_cast<size_t>(log_.partitions())) {}
+      : log_(producer, std::move(settings), *this, hints) {}
 
-  void start() { log_.start(); }
+  // Connects: learns the partitions, joins the group, claims its share.
+  void start() {
+    partitions_.resize(static_cast<size_t>(log_.open()));
+    log_.start();
+  }
 
   // What a command did: the aggregate's id, its state and version after
   // the command (as its owner folded them), and the events appended (none

@@ -13,8 +13,14 @@ OwnerLog::OwnerLog(kafka::Producer& producer, Settings settings, Ownership::Stat
     : producer_(producer),
       settings_(std::move(settings)),
       hints_(hints),
-      ownership_(producer, {settings_.brokers, settings_.group, settings_.topic, settings_.owner}, state),
-      mutexes_(static_cast<size_t>(producer.partitions(settings_.topic))) {}
+      ownership_(producer, {settings_.brokers, settings_.group, settings_.topic, settings_.owner}, state) {}
+
+std::int32_t OwnerLog::open() {
+  if (mutexes_.empty()) {
+    std::vector<std::mutex>(static_cast<size_t>(producer_.partitions(settings_.topic))).swap(mutexes_);
+  }
+  return partitions();
+}
 
 OwnerLog::~OwnerLog() {
   stop_ = true;
@@ -24,6 +30,7 @@ OwnerLog::~OwnerLog() {
 }
 
 void OwnerLog::start() {
+  open();
   thread_ = std::thread([this] { follow(); });
 }
 
@@ -62,7 +69,10 @@ void OwnerLog::record_hints() {
 }
 
 OwnerLog::Held OwnerLog::hold(std::int32_t p) {
-  std::unique_lock lock(mutexes_.at(static_cast<size_t>(p)));
+  if (static_cast<size_t>(p) >= mutexes_.size()) {  // not started
+    throw Error(Errc::NotOwner, settings_.owner + " does not write " + settings_.topic + " yet");
+  }
+  std::unique_lock lock(mutexes_[static_cast<size_t>(p)]);
   // Looked up under the partition's lock: a fold of a new claim runs under
   // it too, so a writer found here has its whole fold behind it.
   auto writer = ownership_.writer(p);

@@ -52,7 +52,10 @@ class OwnerLog {
   OwnerLog(const OwnerLog&) = delete;
   OwnerLog& operator=(const OwnerLog&) = delete;
 
-  // Joins the group and follows it until destroyed.
+  // Learns the topic's partitions from the broker (once); returns how many.
+  // Nothing connects before: constructing a service opens no connection.
+  std::int32_t open();
+  // Opens, then joins the group and follows it until destroyed.
   void start();
 
   // Holds partition `p`'s lock for as long as it lives, with p's writer.
@@ -84,7 +87,7 @@ class OwnerLog {
   };
 
   // Partition `p`, held; throws es::Error(NotOwner) unless this replica
-  // owns it. Commands on one partition run one at a time.
+  // owns it (never before start()). Commands on one partition run one at a time.
   Held hold(std::int32_t p);
 
   // The lock a fold or a forget of partition `p` takes (es::Ownership::State

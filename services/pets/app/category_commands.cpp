@@ -5,6 +5,7 @@
 #include "domain/decide.h"
 #include "domain/errors.h"
 #include "embedded/close_category.lua.h"
+#include "es/errc.h"
 #include "kafka/handles.h"
 
 namespace petstore::pets {
@@ -15,50 +16,63 @@ namespace {
                     "category " + std::to_string(id) + " " + why);
 }
 
+[[noreturn]] void not_found(std::int64_t id) {
+  throw DomainError(DomainError::Kind::NotFound, codes::kCategoryNotFound,
+                    "category " + std::to_string(id) + " does not exist");
+}
+
+const Category& existing(const CategoryWriter::Current& current, std::int64_t id,
+                         const Precondition& precondition) {
+  if (!current.state) {
+    not_found(id);
+  }
+  precondition(current.version);
+  return *current.state;
+}
+
 }  // namespace
 
-CategoryCommands::CategoryCommands(WritePath& write) : write_(write), close_(kCloseCategoryLua) {}
+CategoryCommands::CategoryCommands(CategoryWriter& writer, WritePath& write)
+    : writer_(writer), write_(write), close_(kCloseCategoryLua) {}
 
-Category CategoryCommands::create(std::int64_t id, const CategoryFields& fields, bool resumed) {
-  const auto event = decide_create_category(id, fields);
-  if (resumed) {
-    write_.catch_up_aggregate(write_.topics().categories, id);
-    if (auto existing = write_.read().category(id)) {
-      return *std::move(existing);
-    }
+Category CategoryCommands::answer(const CategoryWriter::Outcome& outcome) {
+  if (!outcome.state) {  // a repeated create whose category has been deleted since
+    throw DomainError(
+        DomainError::Kind::NotFound, codes::kCategoryNotFound,
+        "category " + std::to_string(outcome.id) + ", created by this request, has been deleted");
   }
-  write_.commit(event, 1, nullptr);
-  return Category{id, event.name, event.description, 1, 0};
+  for (const auto& appended : outcome.appended) {
+    write_.apply_own(appended);
+  }
+  return *outcome.state;  // pet_count is not part of the answer
+}
+
+Category CategoryCommands::create(const CategoryFields& fields, const std::string& request) {
+  return answer(writer_.create(
+      request, [&](std::int64_t id) { return std::vector<Event>{decide_create_category(id, fields)}; }));
 }
 
 Category CategoryCommands::replace(std::int64_t id, const CategoryFields& fields,
                                    const Precondition& precondition) {
-  es::LockGuard guard(write_.locks(),
-                      write_.lock(write_.keys().category_lock(id), write_.topics().categories, id));
-  auto category = write_.read().require_category(id);
-  precondition(category.version);
-  const auto event = decide_replace_category(category, fields);
-  if (!event) {
-    return category;
-  }
-  category.version += 1;
-  write_.commit(*event, category.version, &guard);
-  category.name = event->name;
-  category.description = event->description;
-  return category;
+  return answer(writer_.execute(id, [&](const CategoryWriter::Current& current) -> std::vector<Event> {
+    if (auto event = decide_replace_category(existing(current, id, precondition), fields)) {
+      return {*std::move(event)};
+    }
+    return {};
+  }));
 }
 
-void CategoryCommands::close(std::int64_t id) {
-  const auto lease = std::to_string(write_.lease().count());
+void CategoryCommands::close(std::int64_t id, std::chrono::milliseconds lease_ms) {
+  const auto lease = std::to_string(lease_ms.count());
   const auto reply = write_.pool().run_idempotent([&](redis::Connection& c) {
     return close_.run(c, {write_.keys().category(id), write_.keys().claims(id), write_.keys().pet_counts()},
                       {lease, "0", std::to_string(id)});
   });
   const auto& r = redis::expect_ok(reply);
   const auto verdict = redis::as_string(*r.element[0]);
-  if (verdict == "missing") {  // deleted between our read and this step
-    throw DomainError(DomainError::Kind::NotFound, codes::kCategoryNotFound,
-                      "category " + std::to_string(id) + " does not exist");
+  if (verdict == "missing") {  // the log has it, the read model not yet (or no more)
+    throw es::Error(es::Errc::Lagging, "the read model does not hold category " + std::to_string(id) +
+                                           " yet; nothing was written, retry");
   }
   if (verdict == "claimed") {
     in_use(id, "has pets being added to it right now");
@@ -80,29 +94,42 @@ void CategoryCommands::reopen(std::int64_t id) noexcept {
 }
 
 void CategoryCommands::remove(std::int64_t id, const Precondition& precondition) {
-  es::LockGuard guard(write_.locks(),
-                      write_.lock(write_.keys().category_lock(id), write_.topics().categories, id));
-  const auto before = write_.read().require_category(id);
-  precondition(before.version);
-  close(id);
-  Category category;
-  CategoryDeleted event;
+  bool closed = false;
   try {
-    // A pet created by a replica that died after appending is in the log but
-    // maybe not in Redis: decide on a read model that has the whole topic.
-    write_.catch_up().topic_end(write_.topics().pets, guard.held().lease_end);
-    category = write_.read().require_category(id);
-    event = decide_delete_category(category);
-  } catch (...) {
-    reopen(id);
-    throw;
-  }
-  try {
-    write_.commit(event, category.version + 1, &guard);
+    const auto outcome = writer_.execute(id, [&](const CategoryWriter::Current& current) {
+      auto category = existing(current, id, precondition);
+      // Closed to new claims long enough to catch up and append (by Redis'
+      // clock, which starts the mark later than this one does): the delete
+      // is in the log before the mark ends.
+      const auto& s = write_.settings();
+      const auto append_by = std::chrono::steady_clock::now() + s.catch_up;
+      close(id, s.catch_up + s.longest_append);
+      closed = true;
+      // A pet whose owner died after appending it is in the log but maybe
+      // not in Redis: count on a read model that has the whole pets topic.
+      write_.catch_up().topic_end(write_.topics().pets, append_by);
+      category.pet_count = write_.read().require_category(id).pet_count;
+      auto event = decide_delete_category(category);
+      if (std::chrono::steady_clock::now() > append_by) {
+        throw es::Error(es::Errc::Lagging,
+                        "the read model took too long to catch up; nothing was written, retry");
+      }
+      return std::vector<Event>{event};
+    });
+    closed = false;  // the delete is in the log: the mark stays until applied or run out
+    for (const auto& appended : outcome.appended) {
+      write_.apply_own(appended);
+    }
   } catch (const kafka::Unavailable& e) {
     // Reopen only when the delete surely is not in the log; otherwise the
     // closing mark runs out with its lease.
-    if (!e.possibly_persisted()) {
+    if (closed && !e.possibly_persisted()) {
+      reopen(id);
+    }
+    throw;
+  } catch (...) {
+    // Refused, or fenced (what a fenced owner appended counts for nobody).
+    if (closed) {
       reopen(id);
     }
     throw;

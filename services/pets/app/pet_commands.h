@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "app/pet_writer.h"
 #include "app/write_path.h"
+#include "app/writers.h"
 #include "domain/commands.h"
 #include "domain/pet.h"
 

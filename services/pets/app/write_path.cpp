@@ -7,25 +7,23 @@
 
 namespace petstore::pets {
 
-WritePath::WritePath(es::CommandPath& path, ReadModel& read, PetsProjection& projection, PetKeys keys,
-                     Topics topics)
-    : path_(path),
+WritePath::WritePath(redis::Pool& pool, es::CatchUp& catch_up, ReadModel& read, PetsProjection& projection,
+                     PetKeys keys, Topics topics, Settings settings)
+    : pool_(pool),
+      catch_up_(catch_up),
       read_(read),
       projection_(projection),
       keys_(std::move(keys)),
       topics_(std::move(topics)),
+      settings_(settings),
       claim_(kClaimsLua) {}
-
-const std::string& WritePath::topic_for(const Event& e) const {
-  return is_category_event(e) ? topics_.categories : topics_.pets;
-}
 
 std::string WritePath::claim_category(std::int64_t category_id) {
   auto token = events::new_event_id();
   const auto verdict = pool().run_idempotent([&](redis::Connection& c) {
     return std::string(redis::as_string(
         redis::expect_ok(claim_.run(c, {keys_.category(category_id), keys_.claims(category_id)},
-                                    {token, std::to_string(lease().count())}))));
+                                    {token, std::to_string(settings_.lease.count())}))));
   });
   if (verdict == "missing") {
     throw DomainError(DomainError::Kind::Unprocessable, codes::kUnknownCategory,
@@ -54,15 +52,6 @@ void WritePath::apply_own(const es::Appended& appended, const std::string& claim
   if (outcome == es::ApplyOutcome::Behind) {
     catch_up().through(appended.topic, appended.position.partition, appended.position.offset);
   }
-}
-
-std::string WritePath::commit(const Event& event, std::int64_t version, es::LockGuard* guard,
-                              const std::string& claim_token) {
-  return path_.commit({topic_for(event), std::string(type_of(event)), std::to_string(aggregate_of(event)),
-                       version, encode(event), schema_version_of(event)},
-                      guard, [&](redis::Connection& c, const events::Envelope& appended) {
-                        return projection_.apply_own(c, appended, {claim_token});
-                      });
 }
 
 }  // namespace petstore::pets

@@ -5,8 +5,8 @@
 #include <functional>
 #include <string>
 
-#include "domain/events.h"
-#include "es/command_path.h"
+#include "es/catch_up.h"
+#include "es/event_log.h"
 #include "projection/keys.h"
 #include "projection/pets_projection.h"
 #include "projection/read_model.h"
@@ -23,29 +23,32 @@ struct Topics {
 // Checks a client's precondition (If-Match) against the current version.
 using Precondition = std::function<void(std::int64_t current_version)>;
 
-// What every command of the pets service goes through: the shared command
-// path (lock, append, apply own event) plus what only pets need: choosing the
-// topic and claiming a category.
+// What the pets service's commands share besides their single writers
+// (app/writers.h): applying an appended event to the read model, and the
+// category claims that keep a pet from landing in a category being deleted
+// (the one rule that spans the two topics; docs/consistency.md).
 class WritePath {
  public:
-  WritePath(es::CommandPath& path, ReadModel& read, PetsProjection& projection, PetKeys keys, Topics topics);
+  struct Settings {
+    // How long a category claim lasts: longer than the append it covers.
+    std::chrono::milliseconds lease{12'500};
+    // How long deleting a category may wait for the read model to reach
+    // the end of the pets topic.
+    std::chrono::milliseconds catch_up{5'000};
+    // The longest an append may take, from sending to read back
+    // (delivery timeout, a late report, the read-back).
+    std::chrono::milliseconds longest_append{11'250};
+  };
 
-  [[nodiscard]] const std::string& topic_for(const Event& e) const;
+  WritePath(redis::Pool& pool, es::CatchUp& catch_up, ReadModel& read, PetsProjection& projection,
+            PetKeys keys, Topics topics, Settings settings);
+
   [[nodiscard]] const Topics& topics() const { return topics_; }
   [[nodiscard]] const PetKeys& keys() const { return keys_; }
+  [[nodiscard]] const Settings& settings() const { return settings_; }
   ReadModel& read() { return read_; }
-  es::AggregateLock& locks() { return path_.locks(); }
-  es::CatchUp& catch_up() { return path_.catch_up(); }
-  redis::Pool& pool() { return path_.pool(); }
-  [[nodiscard]] std::chrono::milliseconds lease() const { return path_.lease(); }
-
-  es::AggregateLock::Held lock(const std::string& lock_key, const std::string& topic, std::int64_t id) {
-    return path_.lock(lock_key, topic, id);
-  }
-  void catch_up_aggregate(const std::string& topic, std::int64_t id,
-                          es::CatchUp::Deadline deadline = es::CatchUp::Deadline::max()) {
-    path_.catch_up_aggregate(topic, id, deadline);
-  }
+  es::CatchUp& catch_up() { return catch_up_; }
+  redis::Pool& pool() { return pool_; }
 
   // Reserves `category_id` for a pet being created in or moved to it; 422
   // unknown_category or 409 category_closing when it cannot be. Returns the
@@ -53,23 +56,20 @@ class WritePath {
   std::string claim_category(std::int64_t category_id);
   void release_claim(std::int64_t category_id, const std::string& token) noexcept;
 
-  // Applies an event the pets topic's single writer appended, so the answer
-  // is readable at once from any replica, releasing `claim_token` with it.
-  // When the read model has not reached the event's predecessor yet, waits
-  // until the projection has applied the event.
+  // Applies an event a single writer appended, so the answer is readable at
+  // once from any replica, releasing `claim_token` with it. When the read
+  // model has not reached the event's predecessor yet, waits until the
+  // projection has applied the event.
   void apply_own(const es::Appended& appended, const std::string& claim_token = "");
 
-  // Appends the event at `version` and applies it, releasing `claim_token`
-  // (es::CommandPath::commit has the rules). Returns the event time.
-  std::string commit(const Event& event, std::int64_t version, es::LockGuard* guard,
-                     const std::string& claim_token = "");
-
  private:
-  es::CommandPath& path_;
+  redis::Pool& pool_;
+  es::CatchUp& catch_up_;
   ReadModel& read_;
   PetsProjection& projection_;
   PetKeys keys_;
   Topics topics_;
+  Settings settings_;
   redis::Script claim_;
 };
 

@@ -49,6 +49,22 @@ void evolve(std::optional<Pet>& pet, const Event& event, std::int64_t version, c
              event);
 }
 
+void evolve(std::optional<Category>& category, const Event& event, std::int64_t version,
+            const std::string& /*time*/) {
+  std::visit(Overloaded{
+                 [&](const CategoryCreated& e) {
+                   category = Category{e.id, e.name, e.description, version, 0};
+                 },
+                 [&](const CategoryUpdated& e) {
+                   const auto count = category ? category->pet_count : 0;
+                   category = Category{e.id, e.name, e.description, version, count};
+                 },
+                 [&](const CategoryDeleted&) { category.reset(); },
+                 [](const auto&) {},
+             },
+             event);
+}
+
 bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::string& time) {
   const auto id = aggregate_of(event);
   auto& applied = s.versions[id];
@@ -72,21 +88,18 @@ bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::s
     }
     return true;
   }
-  std::visit(Overloaded{
-                 [&](const CategoryCreated& e) {
-                   s.categories[id] = Category{id, e.name, e.description, version, s.pet_counts[id]};
-                 },
-                 [&](const CategoryUpdated& e) {
-                   auto& c = s.categories[id];
-                   c.id = id;
-                   c.name = e.name;
-                   c.description = e.description;
-                   c.version = version;
-                 },
-                 [&](const CategoryDeleted&) { s.categories.erase(id); },
-                 [](const auto&) {},
-             },
-             event);
+  const auto it = s.categories.find(id);
+  std::optional<Category> category;
+  if (it != s.categories.end()) {
+    category = it->second;
+  }
+  evolve(category, event, version, time);
+  if (category) {
+    category->pet_count = s.pet_counts[id];
+    s.categories.insert_or_assign(id, *std::move(category));
+  } else if (it != s.categories.end()) {
+    s.categories.erase(it);
+  }
   return true;
 }
 

@@ -26,9 +26,13 @@ struct Catalogue {
 
 // One pet's fold: the pet after a pet event at `version` (none once it is
 // deleted); category events leave it alone. The single writer folds each
-// pet with it (app/pet_writer.h), and the Catalogue below folds its pets
+// pet with it (app/writers.h), and the Catalogue below folds its pets
 // with it. No version check: the caller applies each version once.
 void evolve(std::optional<Pet>& pet, const Event& event, std::int64_t version, const std::string& time);
+// The same for one category, leaving its pet_count alone (pets are counted
+// from the pets topic).
+void evolve(std::optional<Category>& category, const Event& event, std::int64_t version,
+            const std::string& time);
 
 // Applies one event at `version`. An event whose version is not above the
 // aggregate's applied version is a duplicate and changes nothing; returns

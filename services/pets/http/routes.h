@@ -4,7 +4,6 @@
 #include "app/pet_commands.h"
 #include "es/idempotency.h"
 #include "http/router.h"
-#include "ids/id_generator.h"
 #include "projection/read_model.h"
 
 namespace petstore::pets {
@@ -15,7 +14,6 @@ struct RouteDeps {
   CategoryCommands& categories;
   ReadModel& read;
   es::IdempotencyStore& idempotency;
-  ids::IdGenerator& ids;
   const PetKeys& keys;
 };
 

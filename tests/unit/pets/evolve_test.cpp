@@ -81,5 +81,30 @@ TEST(Evolve, OnePetsFoldIsTheCataloguesPet) {
   EXPECT_FALSE(pet.has_value());
 }
 
+// One category's fold: the Catalogue's category but for its pet count,
+// which comes from the pets topic.
+TEST(Evolve, OneCategorysFoldIsTheCataloguesBarItsPetCount) {
+  Catalogue s;
+  std::optional<Category> category;
+  const std::vector<Event> life{CategoryCreated{1, "Dogs", std::nullopt},
+                                CategoryUpdated{1, "Hounds", "loud"}};
+  evolve(s, PetCreated{2, "Rex", 1, PetStatus::Available, std::nullopt}, 1, "t");
+  std::int64_t version = 0;
+  for (const auto& e : life) {
+    ++version;
+    evolve(s, e, version, "t");
+    evolve(category, e, version, "t");
+    ASSERT_TRUE(category.has_value());
+    auto expected = s.categories.at(1);
+    EXPECT_EQ(expected.pet_count, 1);
+    expected.pet_count = 0;
+    EXPECT_EQ(*category, expected);
+  }
+  evolve(category, PetDeleted{2}, 3, "t");  // not a category event: no change
+  EXPECT_EQ(category->version, 2);
+  evolve(category, CategoryDeleted{1}, 3, "t");
+  EXPECT_FALSE(category.has_value());
+}
+
 }  // namespace
 }  // namespace petstore::pets

@@ -8,6 +8,15 @@
 namespace petstore::http {
 namespace {
 
+httplib::Response get(const Router& router, const char* path) {
+  httplib::Request req;
+  req.method = "GET";
+  req.path = path;
+  httplib::Response res;
+  router.handle(req, res);
+  return res;
+}
+
 // A flood of health checks costs the dependencies one check per period.
 TEST(Health, ChecksRunAtMostOncePerPeriodWhateverTheTraffic) {
   std::atomic<int> pings{0};
@@ -20,14 +29,7 @@ TEST(Health, ChecksRunAtMostOncePerPeriodWhateverTheTraffic) {
                        return up.load();
                      }}},
                    std::chrono::milliseconds(200));
-  const auto ask = [&router] {
-    httplib::Request req;
-    req.method = "GET";
-    req.path = "/healthz";
-    httplib::Response res;
-    router.handle(req, res);
-    return res.status;
-  };
+  const auto ask = [&router] { return get(router, "/healthz").status; };
   std::vector<std::thread> callers;
   callers.reserve(4);
   for (int t = 0; t < 4; ++t) {
@@ -57,14 +59,7 @@ TEST(Health, ReadinessFollowsTheReadModelAndLivenessDoesNot) {
       {[&] { return ready.load(); },
        [&] { return ready ? std::string(R"({"state":"ready"})") : std::string(R"({"state":"rebuilding"})"); },
        {}});
-  const auto ask = [&router](const char* path) {
-    httplib::Request req;
-    req.method = "GET";
-    req.path = path;
-    httplib::Response res;
-    router.handle(req, res);
-    return res;
-  };
+  const auto ask = [&router](const char* path) { return get(router, path); };
   auto r = ask("/readyz");
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(r.get_header_value("Retry-After"), "1");
@@ -85,14 +80,7 @@ TEST(Health, ReadinessWaitsForEveryWriterToSettle) {
                     {[] { return true; },
                      [] { return std::string(R"({"state":"ready"})"); },
                      {{"petstore.pets.v1", [&] { return settled.load(); }}}});
-  const auto ask = [&router] {
-    httplib::Request req;
-    req.method = "GET";
-    req.path = "/readyz";
-    httplib::Response res;
-    router.handle(req, res);
-    return res;
-  };
+  const auto ask = [&router] { return get(router, "/readyz"); };
   auto r = ask();
   EXPECT_EQ(r.status, 503);
   EXPECT_EQ(r.body, R"({"status":"not_ready","checks":{"redis":"ok"},"readModel":{"state":"ready"},)"
