@@ -13,13 +13,17 @@ namespace {
 
 es::OwnerLog::Settings writer_settings(const config::ServiceConfig& cfg, const std::string& purpose,
                                        const std::string& topic) {
-  return {cfg.kafka_brokers,
-          cfg.consumer_group(purpose),
-          topic,
-          cfg.instance,
-          "/petstore/pets",
-          std::chrono::milliseconds(100),
-          cfg.advertised_url};
+  es::OwnerLog::Settings s;
+  s.brokers = cfg.kafka_brokers;
+  s.group = cfg.consumer_group(purpose);  // one per topic: the replicas share its partitions out
+  s.topic = topic;
+  s.owner = cfg.instance;
+  s.source = "/petstore/pets";
+  s.url = cfg.advertised_url;
+  // The read-back of every append waits on the local broker's empty fetch,
+  // as the saga's hops do (config::ServiceConfig::kafka_fetch_wait_max_ms).
+  s.fetch_wait_max_ms = cfg.kafka_fetch_wait_max_ms;
+  return s;
 }
 
 WritePath::Settings write_settings(const config::ServiceConfig& cfg) {

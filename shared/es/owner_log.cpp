@@ -13,7 +13,10 @@ OwnerLog::OwnerLog(kafka::Producer& producer, Settings settings, Ownership::Stat
     : producer_(producer),
       settings_(std::move(settings)),
       hints_(hints),
-      ownership_(producer, {settings_.brokers, settings_.group, settings_.topic, settings_.owner}, state) {}
+      ownership_(
+          producer,
+          {settings_.brokers, settings_.group, settings_.topic, settings_.owner, settings_.fetch_wait_max_ms},
+          state) {}
 
 std::int32_t OwnerLog::open() {
   if (mutexes_.empty()) {

@@ -41,6 +41,7 @@ class OwnerLog {
     // This replica's base URL, recorded in `hints` for every partition it
     // claims (and again every few seconds, so a wiped Redis learns it back).
     std::string url;
+    int fetch_wait_max_ms = 10;  // of each partition's read-back (PartitionWriter::Settings)
   };
 
   // `state` is told of every partition claimed (its fold) and let go.

@@ -33,7 +33,8 @@ void Ownership::poll(std::chrono::milliseconds wait) {
       continue;
     }
     auto w = std::make_shared<PartitionWriter>(
-        producer_, PartitionWriter::Settings{settings_.brokers, settings_.topic, p, settings_.owner});
+        producer_, PartitionWriter::Settings{settings_.brokers, settings_.topic, p, settings_.owner,
+                                             std::chrono::milliseconds(5000), settings_.fetch_wait_max_ms});
     // A claim loses only to a claim made at the same moment (the last
     // owner's, during a rebalance): a second one is above it. The writer's
     // reader goes on where the first attempt stopped, so the fold does too.

@@ -26,7 +26,8 @@ class Ownership {
     std::string brokers;
     std::string group;  // one per service: its replicas share out the topic
     std::string topic;
-    std::string owner;  // this replica
+    std::string owner;           // this replica
+    int fetch_wait_max_ms = 10;  // of each partition's read-back (PartitionWriter::Settings)
   };
   // The owner's state, kept per partition.
   class State {

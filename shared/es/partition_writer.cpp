@@ -16,7 +16,8 @@ Error fenced(const PartitionWriter::Settings& s, std::int64_t epoch) {
 PartitionWriter::PartitionWriter(kafka::Producer& producer, Settings settings)
     : producer_(producer),
       settings_(std::move(settings)),
-      reader_(settings_.brokers, settings_.topic, settings_.partition, RD_KAFKA_OFFSET_BEGINNING) {}
+      reader_(settings_.brokers, settings_.topic, settings_.partition, RD_KAFKA_OFFSET_BEGINNING,
+              settings_.fetch_wait_max_ms) {}
 
 EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
                                                  const std::function<void(const kafka::Message&)>* fold) {

@@ -28,6 +28,10 @@ class PartitionWriter {
     std::string owner;  // who claims, written into the claim (for people)
     // How long a read-back may take before the writer gives up (Unavailable).
     std::chrono::milliseconds read_timeout{5000};
+    // The reader's fetch.wait.max.ms: the local broker holds an empty fetch
+    // for all of it, so a read-back waits up to this long
+    // (config::ServiceConfig::kafka_fetch_wait_max_ms).
+    int fetch_wait_max_ms = 10;
   };
 
   PartitionWriter(kafka::Producer& producer, Settings settings);
