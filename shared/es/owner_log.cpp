@@ -26,6 +26,10 @@ std::int32_t OwnerLog::open() {
 }
 
 OwnerLog::~OwnerLog() {
+  stop();
+}
+
+void OwnerLog::stop() {
   stop_ = true;
   if (thread_.joinable()) {
     thread_.join();

@@ -56,8 +56,11 @@ class OwnerLog {
   // Learns the topic's partitions from the broker (once); returns how many.
   // Nothing connects before: constructing a service opens no connection.
   std::int32_t open();
-  // Opens, then joins the group and follows it until destroyed.
+  // Opens, then joins the group and follows it until stop() or destruction.
   void start();
+  // Stops following (joins the thread): the owner's state, which the
+  // thread folds into, may go after this.
+  void stop();
 
   // Holds partition `p`'s lock for as long as it lives, with p's writer.
   class Held {

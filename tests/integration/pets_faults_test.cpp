@@ -25,6 +25,10 @@ class PetsFaults : public ::testing::Test {
   }
   static void TearDownTestSuite() { deployment_.reset(); }
   void SetUp() override {
+    // Ready again after the test before: a broker outage takes the writers'
+    // groups some seconds to settle (503 writer_moving meanwhile, which is
+    // what a client sees, and why the replica is not ready).
+    deployment_->replica(0).wait_ready();
     http_ = deployment_->replica(0).client();
     category_ = id_of(post_json(*http_, "/categories", R"({"name":"Dogs"})"));
   }
