@@ -2,7 +2,6 @@
 
 #include "domain/decide.h"
 #include "domain/errors.h"
-#include "es/errc.h"
 #include "kafka/handles.h"
 
 namespace petstore::pets {
@@ -28,19 +27,14 @@ PetWriter::Outcome with_claim(WritePath& write, std::int64_t category, const std
   try {
     return command();
   } catch (const kafka::Unavailable& e) {
+    // The event may still land: the claim then runs out with its lease.
     if (!claim.empty() && !e.possibly_persisted()) {
       write.release_claim(category, claim);
     }
     throw;
-  } catch (const es::Error& e) {
-    // Fenced: whatever was appended counts for no reader.
-    if (!claim.empty() && e.code() == es::Errc::Fenced) {
-      write.release_claim(category, claim);
-    }
-    throw;
   } catch (...) {
-    // Refused before anything was appended (a domain error, an owner
-    // elsewhere): nothing will release the claim but this.
+    // Refused, or fenced (what a fenced owner appended counts for no
+    // reader): nothing will release the claim but this.
     if (!claim.empty()) {
       write.release_claim(category, claim);
     }
@@ -50,16 +44,13 @@ PetWriter::Outcome with_claim(WritePath& write, std::int64_t category, const std
 
 }  // namespace
 
-Pet PetCommands::answer(const PetWriter::Outcome& outcome, std::int64_t category, const std::string& claim) {
+Pet PetCommands::answer(const PetWriter::Outcome& outcome, const std::string& claim) {
   if (!outcome.state) {  // a repeated create whose pet has been deleted since
     throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
                       "pet " + std::to_string(outcome.id) + ", created by this request, has been deleted");
   }
   for (const auto& appended : outcome.appended) {
-    write_.apply_own(appended, claim);
-  }
-  if (outcome.appended.empty() && !claim.empty()) {
-    write_.release_claim(category, claim);
+    write_.apply_own(appended, claim);  // a claim is only taken with an event
   }
   return *outcome.state;
 }
@@ -73,7 +64,7 @@ Pet PetCommands::create(const PetFields& fields, const std::string& request) {
       return std::vector<Event>{std::move(event)};
     });
   });
-  return answer(outcome, fields.category_id, claim);
+  return answer(outcome, claim);
 }
 
 Pet PetCommands::replace(std::int64_t id, const PetFields& fields, const Precondition& precondition) {
@@ -91,7 +82,7 @@ Pet PetCommands::replace(std::int64_t id, const PetFields& fields, const Precond
       return {*std::move(event)};
     });
   });
-  return answer(outcome, fields.category_id, claim);
+  return answer(outcome, claim);
 }
 
 Pet PetCommands::change_status(std::int64_t id, PetStatus status, const Precondition& precondition) {
@@ -101,7 +92,7 @@ Pet PetCommands::change_status(std::int64_t id, PetStatus status, const Precondi
     }
     return {};
   });
-  return answer(outcome, 0, "");
+  return answer(outcome, "");
 }
 
 void PetCommands::remove(std::int64_t id, const Precondition& precondition) {

@@ -29,8 +29,8 @@ class PetCommands {
 
  private:
   // Applies what `outcome` appended to the read model, letting go of the
-  // category claim `claim` for `category` with it; returns the pet.
-  Pet answer(const PetWriter::Outcome& outcome, std::int64_t category, const std::string& claim);
+  // category claim `claim` with it; returns the pet.
+  Pet answer(const PetWriter::Outcome& outcome, const std::string& claim);
 
   PetWriter& writer_;
   WritePath& write_;
