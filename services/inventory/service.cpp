@@ -16,12 +16,16 @@ InventoryService::InventoryService(const config::ServiceConfig& cfg, Topics topi
       platform_(cfg, keys_.space()),
       projection_(keys_),
       read_(platform_.reads(), keys_),
-      ledger_(platform_.commands(), read_, projection_, keys_, topics_.inventory),
+      owners_(platform_.pool(), keys_.space().owners(topics_.inventory)),
+      writer_(platform_.producer(), platform_.writer_settings(topics_.inventory, "inventory"), &owners_),
+      own_(platform_.pool(), platform_.catch_up(), projection_),
+      ledgers_(writer_, own_),
       pets_seen_(platform_.producer(), platform_.pool(), keys_.reactor_positions(), cfg.catch_up_timeout),
-      pets_reaction_(ledger_),
-      orders_reaction_(ledger_, pets_seen_, platform_.log(), topics_.pets),
-      stock_(ledger_) {
+      pets_reaction_(ledgers_),
+      orders_reaction_(ledgers_, pets_seen_, platform_.log(), topics_.pets),
+      stock_(ledgers_) {
   add_inventory_routes(router_, {stock_, read_});
+  platform_.add_writer(topics_.inventory, [this] { return writer_.settled(); });
   platform_.add_platform_routes(router_);
 }
 
@@ -32,6 +36,7 @@ void InventoryService::start() {
   // up without blocking the thread that would do it.
   platform_.react("pets-reactor", {topics_.pets}, keys_.reactor_positions(), pets_reaction_);
   platform_.react("orders-reactor", {topics_.orders}, keys_.reactor_positions(), orders_reaction_);
+  writer_.start();
 }
 
 }  // namespace petstore::inventory

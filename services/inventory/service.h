@@ -2,11 +2,13 @@
 
 #include <string>
 
-#include "app/ledger.h"
+#include "app/ledgers.h"
 #include "app/reactions.h"
 #include "app/stock_commands.h"
+#include "app/writer.h"
 #include "config/service_config.h"
 #include "es/catch_up.h"
+#include "es/owner_hints.h"
 #include "http/router.h"
 #include "projection/inventory_projection.h"
 #include "projection/read_model.h"
@@ -42,7 +44,11 @@ class InventoryService : public service::Service {
   service::Platform platform_;
   InventoryProjection projection_;
   ReadModel read_;
-  Ledger ledger_;
+  es::OwnerHints owners_;
+  // The inventory topic's single writer (docs/consistency.md).
+  LedgerWriter writer_;
+  projection::OwnEvents own_;
+  Ledgers ledgers_;
   es::CatchUp pets_seen_;
   PetsReaction pets_reaction_;
   OrdersReaction orders_reaction_;

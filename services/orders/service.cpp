@@ -17,9 +17,13 @@ OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics,
       projection_(keys_),
       read_(platform_.reads(), keys_),
       settled_(cfg.redis, keys_.settled_channel()),
-      commands_(platform_.commands(), read_, projection_, keys_, topics_.orders, outcome_wait, settled_),
+      owners_(platform_.pool(), keys_.space().owners(topics_.orders)),
+      writer_(platform_.producer(), platform_.writer_settings(topics_.orders, "orders"), &owners_),
+      own_(platform_.pool(), platform_.catch_up(), projection_),
+      commands_(writer_, own_, read_, outcome_wait, settled_),
       outcomes_(commands_) {
-  add_order_routes(router_, {commands_, read_, platform_.idempotency(), platform_.ids(), keys_});
+  add_order_routes(router_, {commands_, read_, platform_.idempotency(), keys_});
+  platform_.add_writer(topics_.orders, [this] { return writer_.settled(); });
   platform_.add_platform_routes(router_);
 }
 
@@ -27,6 +31,7 @@ void OrdersService::start() {
   platform_.start({topics_.orders, topics_.inventory});
   platform_.project({topics_.orders}, projection_);
   platform_.react("outcome-reactor", {topics_.inventory}, keys_.reactor_positions(), outcomes_);
+  writer_.start();
 }
 
 }  // namespace petstore::orders

@@ -4,7 +4,9 @@
 
 #include "app/order_commands.h"
 #include "app/outcome_reaction.h"
+#include "app/writer.h"
 #include "config/service_config.h"
+#include "es/owner_hints.h"
 #include "http/router.h"
 #include "projection/orders_projection.h"
 #include "projection/read_model.h"
@@ -20,8 +22,9 @@ struct Topics {
 
 Topics topics_from(const config::Env& env);
 
-// The orders service's components, wired in one place: its projection, its
-// reaction to the inventory's answers, and its routes.
+// The orders service's components, wired in one place: its projection, the
+// orders topic's single writer, its reaction to the inventory's answers, and
+// its routes. Constructing it opens no connection.
 class OrdersService : public service::Service {
  public:
   OrdersService(const config::ServiceConfig& cfg, Topics topics, std::chrono::milliseconds outcome_wait);
@@ -40,6 +43,10 @@ class OrdersService : public service::Service {
   OrdersProjection projection_;
   ReadModel read_;
   redis::ChannelWaiters settled_;
+  es::OwnerHints owners_;
+  // The orders topic's single writer (docs/consistency.md).
+  OrderWriter writer_;
+  projection::OwnEvents own_;
   OrderCommands commands_;
   OutcomeReaction outcomes_;
   http::Router router_;

@@ -11,26 +11,8 @@ Topics topics_from(const config::Env& env) {
 
 namespace {
 
-es::OwnerLog::Settings writer_settings(const config::ServiceConfig& cfg, const std::string& purpose,
-                                       const std::string& topic) {
-  es::OwnerLog::Settings s;
-  s.brokers = cfg.kafka_brokers;
-  s.group = cfg.consumer_group(purpose);  // one per topic: the replicas share its partitions out
-  s.topic = topic;
-  s.owner = cfg.instance;
-  s.source = "/petstore/pets";
-  s.url = cfg.advertised_url;
-  // The read-back of every append waits on the local broker's empty fetch,
-  // as the saga's hops do (config::ServiceConfig::kafka_fetch_wait_max_ms).
-  s.fetch_wait_max_ms = cfg.kafka_fetch_wait_max_ms;
-  return s;
-}
-
-WritePath::Settings write_settings(const config::ServiceConfig& cfg) {
-  // An append: the delivery timeout, a late report, and the read-back
-  // (es::PartitionWriter's, 5 s).
-  const auto longest_append = std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms) +
-                              kafka::kDeliveryReportLateness + std::chrono::milliseconds(5000);
+WritePath::Settings write_settings(const config::ServiceConfig& cfg,
+                                   std::chrono::milliseconds longest_append) {
   // A claim outlives the append it covers, with a margin for deciding.
   const auto claim_lease = std::max(cfg.command_lease, longest_append + std::chrono::milliseconds(1250));
   return {claim_lease, cfg.catch_up_timeout, longest_append};
@@ -44,11 +26,12 @@ PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
       platform_(cfg, keys_.space()),
       projection_(keys_),
       read_(platform_.reads(), keys_),
-      write_(platform_.pool(), platform_.catch_up(), read_, projection_, keys_, topics_, write_settings(cfg)),
+      write_(platform_.pool(), platform_.catch_up(), read_, projection_, keys_, topics_,
+             write_settings(cfg, platform_.longest_append())),
       pet_owners_(platform_.pool(), keys_.space().owners(topics_.pets)),
       category_owners_(platform_.pool(), keys_.space().owners(topics_.categories)),
-      pet_writer_(platform_.producer(), writer_settings(cfg, "writers.pets", topics_.pets), &pet_owners_),
-      category_writer_(platform_.producer(), writer_settings(cfg, "writers.categories", topics_.categories),
+      pet_writer_(platform_.producer(), platform_.writer_settings(topics_.pets, "pets"), &pet_owners_),
+      category_writer_(platform_.producer(), platform_.writer_settings(topics_.categories, "categories"),
                        &category_owners_),
       pet_commands_(pet_writer_, write_),
       category_commands_(category_writer_, write_) {

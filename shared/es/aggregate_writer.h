@@ -190,11 +190,17 @@ class AggregateWriter final : public Ownership::State {
     }
   }
 
-  // An owned partition for a create with no request, in turn.
+  // An owned partition for a create with no request, in turn. A replica
+  // that owns none (it just joined, or the group is sharing out) takes one
+  // in turn of all: held once the group settles it here, or NotOwner with
+  // its owner's hint, so the create is forwarded there.
   OwnerLog::Held hold_any() {
     const auto owned = log_.owned();
     if (owned.empty()) {
-      throw Error(Errc::NotOwner, "this replica owns no partition of " + log_.topic() + " yet");
+      if (partitions_.empty()) {
+        throw Error(Errc::NotOwner, "the writer of " + log_.topic() + " has not started");
+      }
+      return log_.hold(static_cast<std::int32_t>(next_partition_++ % partitions_.size()));
     }
     return log_.hold(owned[next_partition_++ % owned.size()]);
   }

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "es/errc.h"
 #include "events/kafka_binding.h"
@@ -79,22 +80,37 @@ OwnerLog::Held OwnerLog::hold(std::int32_t p) {
   if (static_cast<size_t>(p) >= mutexes_.size()) {  // not started
     throw Error(Errc::NotOwner, settings_.owner + " does not write " + settings_.topic + " yet");
   }
-  std::unique_lock lock(mutexes_[static_cast<size_t>(p)]);
-  // Looked up under the partition's lock: a fold of a new claim runs under
-  // it too, so a writer found here has its whole fold behind it.
-  auto writer = ownership_.writer(p);
-  if (writer == nullptr) {
+  // While the group is sharing the partitions out (a replica joined or
+  // left; librdkafka's eager protocol takes every partition from every
+  // member first), and until the new owner has said where it answers,
+  // ownership is about to be known: wait for it, briefly, rather than turn
+  // every command of the moment away.
+  const auto until = std::chrono::steady_clock::now() + settings_.settle_wait;
+  std::string hint;
+  for (;;) {
+    std::unique_lock lock(mutexes_[static_cast<size_t>(p)]);
+    // Looked up under the partition's lock: a fold of a new claim runs under
+    // it too, so a writer found here has its whole fold behind it.
+    if (auto writer = ownership_.writer(p)) {
+      return {this, std::move(lock), std::move(writer), p};
+    }
     lock.unlock();  // the hint's lookup may go to Redis: hold nobody up meanwhile
-    Error e(Errc::NotOwner, settings_.owner + " does not own " + settings_.topic + "/" + std::to_string(p));
-    if (hints_ != nullptr) {
-      auto url = hints_->lookup(p);
-      if (url != settings_.url) {  // a hint naming this replica is stale
-        throw std::move(e).with_owner_hint(std::move(url));
+    if (settled() && hints_ != nullptr) {
+      hint = hints_->lookup(p);
+      if (hint == settings_.url) {
+        hint.clear();  // this replica's own, from before the partition moved
       }
     }
-    throw e;
+    if ((settled() && (hints_ == nullptr || !hint.empty())) || std::chrono::steady_clock::now() >= until) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(settled() ? 50 : 20));
   }
-  return {this, std::move(lock), std::move(writer), p};
+  Error e(Errc::NotOwner, settings_.owner + " does not own " + settings_.topic + "/" + std::to_string(p));
+  if (!hint.empty()) {
+    throw std::move(e).with_owner_hint(std::move(hint));
+  }
+  throw e;
 }
 
 Appended OwnerLog::Held::append(const NewEvent& event, const std::string& request,

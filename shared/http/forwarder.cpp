@@ -32,13 +32,11 @@ bool hop_by_hop(std::string_view name) {
       [&](std::string_view h) { return same_name(name, h); });
 }
 
+thread_local std::map<std::string, std::unique_ptr<httplib::Client>> clients;
+
 }  // namespace
 
-bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
-                        const std::string& owner_url) const {
-  // A client per owner and worker thread: httplib::Client serialises its
-  // requests on one connection, and a worker sends one at a time.
-  thread_local std::map<std::string, std::unique_ptr<httplib::Client>> clients;
+httplib::Client& Forwarder::client_for(const std::string& owner_url) const {
   auto& client = clients[owner_url];
   if (!client) {
     client = std::make_unique<httplib::Client>(owner_url);
@@ -47,6 +45,37 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
     client->set_read_timeout(settings_.read_timeout);
     client->set_write_timeout(settings_.read_timeout);
   }
+  return *client;
+}
+
+void Forwarder::drop_client(const std::string& owner_url) {
+  clients.erase(owner_url);
+}
+
+std::optional<int> Forwarder::send(const std::string& owner_url, const std::string& path,
+                                   const std::string& body, const std::string& content_type,
+                                   std::string* answer) const {
+  httplib::Request out;
+  out.method = "POST";
+  out.path = path;
+  out.headers.emplace(kForwardedHeader, settings_.self);
+  out.headers.emplace("Content-Type", content_type);
+  out.body = body;
+  const auto result = client_for(owner_url).send(out);
+  if (!result) {
+    spdlog::warn("sending {} to {} failed: {}", path, owner_url, httplib::to_string(result.error()));
+    drop_client(owner_url);
+    return std::nullopt;
+  }
+  if (answer != nullptr) {
+    *answer = result->body;
+  }
+  return result->status;
+}
+
+bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
+                        const std::string& owner_url) const {
+  auto& client = client_for(owner_url);
   httplib::Headers headers;
   std::string forwarded_for;
   for (const auto& [name, value] : req.headers) {
@@ -70,11 +99,11 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   out.path = req.target.empty() ? req.path : req.target;
   out.headers = std::move(headers);
   out.body = req.body;
-  const auto answer = client->send(out);
+  const auto answer = client.send(out);
   if (!answer) {
     spdlog::warn("forwarding {} {} to {} failed: {}", req.method, req.path, owner_url,
                  httplib::to_string(answer.error()));
-    client.reset();
+    drop_client(owner_url);
     return false;
   }
   res.status = answer->status;

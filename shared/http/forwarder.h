@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include <httplib.h>
@@ -38,6 +39,13 @@ class Forwarder {
   // connection per owner and worker thread.
   bool forward(const httplib::Request& req, httplib::Response& res, const std::string& owner_url) const;
 
+  // Sends a request of this replica's own to `owner_url` (a reaction step
+  // relayed to its owner, service::ReactionRelay), marked forwarded: the
+  // owner's status, or nullopt when it could not be reached or did not
+  // answer in time. `answer` receives the body.
+  std::optional<int> send(const std::string& owner_url, const std::string& path, const std::string& body,
+                          const std::string& content_type, std::string* answer = nullptr) const;
+
   // A Router::rescue: a command that failed with es::Errc::NotOwner and an
   // owner hint, and was not forwarded already, goes on to the owner.
   bool rescue(const httplib::Request& req, httplib::Response& res, const std::exception_ptr& failure) const;
@@ -49,6 +57,11 @@ class Forwarder {
   }
 
  private:
+  // One kept-alive client per owner and thread: httplib::Client serialises
+  // its requests on one connection, and a thread sends one at a time.
+  httplib::Client& client_for(const std::string& owner_url) const;
+  static void drop_client(const std::string& owner_url);
+
   Settings settings_;
 };
 

@@ -84,4 +84,12 @@ es::ApplyOutcome parse_apply_outcome(std::string_view reply) {
   return reply == "duplicate" ? es::ApplyOutcome::Duplicate : es::ApplyOutcome::Behind;
 }
 
+void OwnEvents::apply(const es::Appended& appended, const std::vector<std::string>& context) const {
+  const auto outcome = pool_.run_idempotent(
+      [&](redis::Connection& c) { return projection_.apply_own(c, appended.envelope, context); });
+  if (outcome == es::ApplyOutcome::Behind) {
+    catch_up_.through(appended.topic, appended.position.partition, appended.position.offset);
+  }
+}
+
 }  // namespace petstore::projection

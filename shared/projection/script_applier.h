@@ -6,7 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "es/catch_up.h"
 #include "es/command_path.h"
+#include "es/event_log.h"
 #include "es/key_space.h"
 #include "events/envelope.h"
 #include "projection/runner.h"
@@ -64,6 +66,31 @@ class ScriptApplier : public Applier {
 };
 
 es::ApplyOutcome parse_apply_outcome(std::string_view reply);
+
+// A write path's own events into its read model: what a single writer
+// (es::AggregateWriter) appended is applied before the command answers, so
+// the answer is readable at once from any replica.
+class OwnEvents {
+ public:
+  OwnEvents(redis::Pool& pool, es::CatchUp& catch_up, const ScriptApplier& projection)
+      : pool_(pool), catch_up_(catch_up), projection_(projection) {}
+
+  // When the read model has not reached the event's predecessor yet
+  // (another event of the partition is still on its way through the
+  // projection), waits until the projection has applied this one
+  // (es::CatchUp::through). `context`: see ScriptApplier::apply_own.
+  void apply(const es::Appended& appended, const std::vector<std::string>& context = {}) const;
+  void apply(const std::vector<es::Appended>& appended) const {
+    for (const auto& a : appended) {
+      apply(a);
+    }
+  }
+
+ private:
+  redis::Pool& pool_;
+  es::CatchUp& catch_up_;
+  const ScriptApplier& projection_;
+};
 
 // A consumed event of a service's own topic, decoded with the service's
 // `decode`; throws std::invalid_argument when it is not a valid event or its

@@ -97,9 +97,33 @@ void Platform::react(const std::string& purpose, const std::vector<std::string>&
       kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group(purpose),
                               cfg_.service + "-" + purpose + "-" + cfg_.instance, topics,
                               cfg_.kafka_fetch_wait_max_ms},
-      pool_, positions_key, reaction, [this] { return readiness_.ready(); });
+      pool_, positions_key,
+      *relays_.emplace_back(std::make_unique<ReactionRelay>(purpose, reaction, forwarder_)),
+      [this] { return readiness_.ready(); });
+  relayed_[purpose] = &reaction;
   reactor->start();
   reactors_.push_back(std::move(reactor));
+}
+
+es::OwnerLog::Settings Platform::writer_settings(const std::string& topic, const std::string& name) const {
+  es::OwnerLog::Settings s;
+  s.brokers = cfg_.kafka_brokers;
+  s.group = cfg_.consumer_group("writers." + name);  // one per topic: the replicas share its partitions out
+  s.topic = topic;
+  s.owner = cfg_.instance;
+  s.source = "/petstore/" + cfg_.service;
+  s.url = cfg_.advertised_url;
+  // The read-back of every append waits on the local broker's empty fetch,
+  // as the saga's hops do (config::ServiceConfig::kafka_fetch_wait_max_ms).
+  s.fetch_wait_max_ms = cfg_.kafka_fetch_wait_max_ms;
+  return s;
+}
+
+std::chrono::milliseconds Platform::longest_append() const {
+  // The delivery timeout, a late report, and the read-back
+  // (es::PartitionWriter's, 5 s).
+  return std::chrono::milliseconds(cfg_.kafka_delivery_timeout_ms) + kafka::kDeliveryReportLateness +
+         std::chrono::milliseconds(5000);
 }
 
 void Platform::stop() {
@@ -122,6 +146,7 @@ bool Platform::ready_marker_exists() {
 
 void Platform::add_platform_routes(http::Router& router) {
   apikeys::add_admin_routes(router, api_keys_, admin_token_);
+  add_reaction_route(router, relayed_, cfg_.trusted_proxies);
   // First, so that nothing is answered from a read model that is not a
   // whole fold of the log; only the probes stay open. Before the rate-limit
   // gate too: while the key registry is rebuilt, a client hears 503 and

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "es/event_log.h"
 #include "es/idempotency.h"
 #include "es/key_space.h"
+#include "es/owner_log.h"
 #include "http/forwarder.h"
 #include "http/health.h"
 #include "http/router.h"
@@ -28,6 +31,7 @@
 #include "ratelimit/limiter.h"
 #include "redis/multiplexer.h"
 #include "redis/pool.h"
+#include "service/reaction_relay.h"
 
 namespace petstore::service {
 
@@ -49,7 +53,10 @@ class Platform {
   // keys.offsets()), and watches whether that read model is ready
   // (projection::Readiness). Called once per service.
   void project(const std::vector<std::string>& topics, projection::Applier& applier);
-  // Runs a reactor to `topics` under consumer group "<purpose>".
+  // Runs a reactor to `topics` under consumer group "<purpose>". A step
+  // whose aggregate another replica writes is relayed to that replica
+  // (service::ReactionRelay), which takes it at POST
+  // /internal/reactions/<purpose> (add_platform_routes).
   void react(const std::string& purpose, const std::vector<std::string>& topics,
              const std::string& positions_key, projection::Reaction& reaction);
   // Stops every consumer; the owning service calls it before the appliers and
@@ -64,6 +71,12 @@ class Platform {
   void add_platform_routes(http::Router& router);
 
   [[nodiscard]] const config::ServiceConfig& config() const { return cfg_; }
+  // The settings of the single writer of `topic` (es::AggregateWriter):
+  // consumer group "<service>.writers.<name>", this replica's name and URL.
+  [[nodiscard]] es::OwnerLog::Settings writer_settings(const std::string& topic,
+                                                       const std::string& name) const;
+  // The longest an append may take, from sending to reading it back.
+  [[nodiscard]] std::chrono::milliseconds longest_append() const;
   // Ready (GET /readyz, and before a replica starts listening) also needs
   // the single writer of `topic` to hold its share of it (`settled`); /readyz
   // shows it under "writers". Reads are served meanwhile, and commands
@@ -107,6 +120,8 @@ class Platform {
   projection::Readiness readiness_;
   projection::ByTopic project_by_topic_;
   std::vector<std::unique_ptr<projection::Runner>> runners_;
+  std::vector<std::unique_ptr<ReactionRelay>> relays_;
+  std::map<std::string, projection::Reaction*> relayed_;  // by purpose, for the relay's route
   std::vector<std::unique_ptr<projection::Reactor>> reactors_;
   std::vector<http::HealthCheck> writers_;
 };

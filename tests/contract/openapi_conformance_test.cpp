@@ -37,10 +37,12 @@ Operations served() {
   for (const auto& service :
        {contract::pets_operations(), contract::orders_operations(), contract::inventory_operations()}) {
     for (const auto& op : service) {
-      // Every service serves the platform's routes (/healthz, /readyz and
-      // the admin API); any other route belongs to one.
-      const bool platform =
-          op == "GET /healthz" || op == "GET /readyz" || op.find(" /admin/") != std::string::npos;
+      // Every service serves the platform's routes (/healthz, /readyz, the
+      // admin API and its peers' relayed saga steps); any other route
+      // belongs to one.
+      const bool platform = op == "GET /healthz" || op == "GET /readyz" ||
+                            op.find(" /admin/") != std::string::npos ||
+                            op.find(" /internal/") != std::string::npos;
       EXPECT_TRUE(ops.insert(op).second || platform) << op << " is served by two services";
     }
   }
@@ -88,7 +90,8 @@ TEST(OpenApi, LimitedOperationsDocumentKeysAndBudgetHeaders) {
   EXPECT_EQ(doc["components"]["securitySchemes"]["ApiKey"]["name"].as<std::string>(), "X-API-Key");
   for (const auto& path : doc["paths"]) {
     const auto p = path.first.as<std::string>();
-    if (p.starts_with("/healthz") || p.starts_with("/readyz") || p.starts_with("/admin")) {
+    if (p.starts_with("/healthz") || p.starts_with("/readyz") || p.starts_with("/admin") ||
+        p.starts_with("/internal")) {
       continue;
     }
     for (const auto& op : path.second) {

@@ -89,7 +89,10 @@ TEST(StoreReplicasTest, ConsumersRestartedMidStreamConverge) {
     store.replica("orders", 1).restart();
   });
   for (int i = 0; i < 40; ++i) {
-    const auto r = post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(pet) + "}");
+    // Replicas restart meanwhile: partitions move, and an order may be
+    // answered 503 writer_moving with Retry-After; the client retries.
+    const auto r = post_retrying(*http, "/store/orders", R"({"petId":)" + std::to_string(pet) + "}",
+                                 unique_name("order"));
     if (r && (r->status == 201 || r->status == 202 || r->status == 409)) {
       orders.push_back(id_of(http->Get(r->get_header_value("Location").c_str())));
     } else {

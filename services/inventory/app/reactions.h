@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "app/ledger.h"
+#include "app/ledgers.h"
 #include "es/catch_up.h"
 #include "es/event_log.h"
 #include "projection/reactor.h"
@@ -13,11 +13,11 @@ namespace petstore::inventory {
 // no stock, a status change follows, a deleted pet's entry leaves the lists.
 class PetsReaction : public projection::Reaction {
  public:
-  explicit PetsReaction(Ledger& ledger) : ledger_(ledger) {}
+  explicit PetsReaction(Ledgers& ledger) : ledger_(ledger) {}
   void handle(const kafka::Message& message) override;
 
  private:
-  Ledger& ledger_;
+  Ledgers& ledger_;
 };
 
 // The inventory's side of the order saga: reserve or refuse on placement,
@@ -26,14 +26,14 @@ class OrdersReaction : public projection::Reaction {
  public:
   // `pets_seen` waits on the pets reaction's positions; `pets_topic` and `log`
   // locate the partition of a pet's events.
-  OrdersReaction(Ledger& ledger, es::CatchUp& pets_seen, es::EventLog& log, std::string pets_topic)
+  OrdersReaction(Ledgers& ledger, es::CatchUp& pets_seen, es::EventLog& log, std::string pets_topic)
       : ledger_(ledger), pets_seen_(pets_seen), log_(log), pets_topic_(std::move(pets_topic)) {}
   void handle(const kafka::Message& message) override;
   // The pet's ledger: orders of many partitions reach one pet.
   std::string affinity(const kafka::Message& message) override;
 
  private:
-  Ledger& ledger_;
+  Ledgers& ledger_;
   es::CatchUp& pets_seen_;
   es::EventLog& log_;
   std::string pets_topic_;

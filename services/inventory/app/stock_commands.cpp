@@ -6,7 +6,7 @@ namespace petstore::inventory {
 
 Item StockCommands::set_quantity(std::int64_t pet_id, std::int64_t quantity,
                                  const Precondition& precondition) {
-  ledger_.change(pet_id, 0, [&](const Item& item, const Reservation&) -> std::optional<Event> {
+  return ledger_.change(pet_id, 0, [&](const Item& item, const Reservation&) -> std::optional<Event> {
     const auto event = decide_set_stock(item, quantity);  // 404 before 412
     precondition(item.version);
     if (event) {
@@ -14,7 +14,6 @@ Item StockCommands::set_quantity(std::int64_t pet_id, std::int64_t quantity,
     }
     return std::nullopt;
   });
-  return ledger_.read().require_item(pet_id);
 }
 
 }  // namespace petstore::inventory

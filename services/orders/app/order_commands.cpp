@@ -2,39 +2,31 @@
 
 #include <spdlog/spdlog.h>
 
+#include "domain/errors.h"
 #include "events/envelope.h"
 
 namespace petstore::orders {
+namespace {
 
-OrderCommands::OrderCommands(es::CommandPath& path, ReadModel& read, OrdersProjection& projection,
-                             OrderKeys keys, std::string topic, std::chrono::milliseconds outcome_wait,
-                             redis::ChannelWaiters& settled)
-    : path_(path),
-      read_(read),
-      projection_(projection),
-      keys_(std::move(keys)),
-      topic_(std::move(topic)),
-      outcome_wait_(outcome_wait),
-      settled_(settled) {}
-
-void OrderCommands::commit(const Event& event, std::int64_t version, es::LockGuard* guard) {
-  path_.commit({topic_, std::string(type_of(event)), std::to_string(aggregate_of(event)), version,
-                encode(event), kSchemaVersion},
-               guard, [&](redis::Connection& c, const events::Envelope& appended) {
-                 return projection_.apply_own(c, appended);
-               });
+DomainError not_found(std::int64_t id) {
+  return {DomainError::Kind::NotFound, codes::kOrderNotFound,
+          "order " + std::to_string(id) + " does not exist"};
 }
 
-Order OrderCommands::place(std::int64_t id, const OrderFields& fields, bool resumed) {
-  const auto event = decide_place(id, fields);
-  if (resumed) {
-    path_.catch_up_aggregate(topic_, id);
-    if (read_.order(id)) {
-      return await_outcome(id);
-    }
+}  // namespace
+
+OrderCommands::OrderCommands(OrderWriter& writer, const projection::OwnEvents& own, ReadModel& read,
+                             std::chrono::milliseconds outcome_wait, redis::ChannelWaiters& settled)
+    : writer_(writer), own_(own), read_(read), outcome_wait_(outcome_wait), settled_(settled) {}
+
+Order OrderCommands::place(const OrderFields& fields, const std::string& request) {
+  const auto outcome =
+      writer_.create(request, [&](std::int64_t id) { return std::vector<Event>{decide_place(id, fields)}; });
+  own_.apply(outcome.appended);
+  if (outcome.appended.empty() && outcome.state.status != OrderStatus::Placed) {
+    return outcome.state;  // a repeated placement, answered long ago: as the log has it now
   }
-  commit(event, 1, nullptr);
-  return await_outcome(id);
+  return await_outcome(outcome.id);
 }
 
 Order OrderCommands::await_outcome(std::int64_t id) {
@@ -48,49 +40,51 @@ Order OrderCommands::await_outcome(std::int64_t id) {
   return order ? *std::move(order) : read_.require_order(id);
 }
 
-void OrderCommands::change(std::int64_t id, const Decide& decide) {
-  es::LockGuard guard(path_.locks(), path_.lock(keys_.order_lock(id), topic_, id));
-  const auto order = read_.require_order(id);
-  if (const auto event = decide(order)) {
-    commit(*event, order.version + 1, &guard);
-  }
+Order OrderCommands::change(std::int64_t id, const Precondition& precondition, const Decide& decide) {
+  const auto outcome = writer_.execute(id, [&](const OrderWriter::Current& current) -> std::vector<Event> {
+    if (current.version == 0) {
+      throw not_found(id);
+    }
+    precondition(current.version);
+    if (auto event = decide(current.state)) {
+      return {*std::move(event)};
+    }
+    return {};
+  });
+  own_.apply(outcome.appended);
+  return outcome.state;
 }
 
 Order OrderCommands::complete(std::int64_t id, const std::optional<std::string>& ship_date,
                               const Precondition& precondition) {
   const auto when = ship_date.value_or(events::format_time(std::chrono::system_clock::now()));
-  change(id, [&](const Order& order) -> std::optional<Event> {
-    precondition(order.version);
+  return change(id, precondition, [&](const Order& order) -> std::optional<Event> {
     if (auto e = decide_complete(order, when)) {
       return *e;
     }
     return std::nullopt;
   });
-  return read_.require_order(id);
 }
 
 Order OrderCommands::cancel(std::int64_t id, const Precondition& precondition) {
-  change(id, [&](const Order& order) -> std::optional<Event> {
-    precondition(order.version);
+  return change(id, precondition, [&](const Order& order) -> std::optional<Event> {
     if (auto e = decide_cancel(order)) {
       return *e;
     }
     return std::nullopt;
   });
-  return read_.require_order(id);
 }
 
 void OrderCommands::record_outcome(const StockOutcome& outcome) {
-  if (!read_.order(outcome.order_id)) {
-    // The inventory can answer before this order's own placement reached the
-    // read model (the placing replica applies it right after the log acks).
-    path_.catch_up_aggregate(topic_, outcome.order_id);
-    if (!read_.order(outcome.order_id)) {
-      spdlog::error("orders: stock outcome for unknown order {} ignored", outcome.order_id);
-      return;
-    }
+  try {
+    change(
+        outcome.order_id, [](std::int64_t) {},
+        [&](const Order& order) { return decide_outcome(order, outcome); });
+  } catch (const DomainError& e) {
+    // The owner folded its whole partition, so an order it does not know was
+    // never placed: the inventory answered a record no orders replica wrote.
+    spdlog::error("orders: stock outcome for order {} ignored: {}", outcome.order_id, e.what());
   }
-  change(outcome.order_id, [&](const Order& order) { return decide_outcome(order, outcome); });
 }
 
 }  // namespace petstore::orders

@@ -6,12 +6,11 @@
 #include <optional>
 #include <string>
 
+#include "app/writer.h"
 #include "domain/decide.h"
 #include "domain/order.h"
-#include "es/command_path.h"
-#include "projection/keys.h"
-#include "projection/orders_projection.h"
 #include "projection/read_model.h"
+#include "projection/script_applier.h"
 #include "redis/channel_waiters.h"
 
 namespace petstore::orders {
@@ -19,36 +18,41 @@ namespace petstore::orders {
 // Checks a client's If-Match against the order's version.
 using Precondition = std::function<void(std::int64_t current_version)>;
 
-// The order use cases and the order's side of the saga. Each returns the
-// order as the read model shows it afterwards.
+// The order use cases and the order's side of the saga, on the orders
+// topic's single writer (OrderWriter): each runs on the replica that owns
+// the order's partition (es::Errc::NotOwner elsewhere, which the edge and
+// the saga's relay forward), decides from that owner's fold of the log, and
+// applies its event to the read model before answering.
 class OrderCommands {
  public:
   // `settled` wakes a placing request when its order's answer is applied.
-  OrderCommands(es::CommandPath& path, ReadModel& read, OrdersProjection& projection, OrderKeys keys,
-                std::string topic, std::chrono::milliseconds outcome_wait, redis::ChannelWaiters& settled);
+  OrderCommands(OrderWriter& writer, const projection::OwnEvents& own, ReadModel& read,
+                std::chrono::milliseconds outcome_wait, redis::ChannelWaiters& settled);
 
   // Records the placement, then waits up to the outcome wait for the
   // inventory's answer: the order comes back reserved, rejected, or (the
-  // answer is late) still placed. `resumed`: see pets' PetCommands::create.
-  Order place(std::int64_t id, const OrderFields& fields, bool resumed);
+  // answer is late) still placed. `request`: a digest of the client's
+  // Idempotency-Key (empty without one); a request that already placed its
+  // order gets that order back, and nothing is appended
+  // (es::AggregateWriter::create).
+  Order place(const OrderFields& fields, const std::string& request);
   Order complete(std::int64_t id, const std::optional<std::string>& ship_date,
                  const Precondition& precondition);
   Order cancel(std::int64_t id, const Precondition& precondition);
-  // The inventory reserved or refused: the order records it, once.
+  // The inventory reserved or refused: the order records it, once (a
+  // redelivered answer finds the order no longer placed).
   void record_outcome(const StockOutcome& outcome);
 
  private:
   using Decide = std::function<std::optional<Event>(const Order&)>;
-  // Under the order's lock: decide on the current order, commit the event.
-  void change(std::int64_t id, const Decide& decide);
-  void commit(const Event& event, std::int64_t version, es::LockGuard* guard);
+  // Decides on the existing order `id` (404 when there is none, then the
+  // client's precondition), appends and applies; returns the order after.
+  Order change(std::int64_t id, const Precondition& precondition, const Decide& decide);
   Order await_outcome(std::int64_t id);
 
-  es::CommandPath& path_;
+  OrderWriter& writer_;
+  const projection::OwnEvents& own_;
   ReadModel& read_;
-  OrdersProjection& projection_;
-  OrderKeys keys_;
-  std::string topic_;
   std::chrono::milliseconds outcome_wait_;
   redis::ChannelWaiters& settled_;
 };

@@ -3,7 +3,6 @@
 #include "app/order_commands.h"
 #include "es/idempotency.h"
 #include "http/router.h"
-#include "ids/id_generator.h"
 #include "projection/keys.h"
 #include "projection/read_model.h"
 
@@ -13,7 +12,6 @@ struct RouteDeps {
   OrderCommands& orders;
   ReadModel& read;
   es::IdempotencyStore& idempotency;
-  ids::IdGenerator& ids;
   const OrderKeys& keys;
 };
 

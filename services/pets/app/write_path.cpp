@@ -12,7 +12,7 @@ WritePath::WritePath(redis::Pool& pool, es::CatchUp& catch_up, ReadModel& read, 
     : pool_(pool),
       catch_up_(catch_up),
       read_(read),
-      projection_(projection),
+      own_(pool, catch_up, projection),
       keys_(std::move(keys)),
       topics_(std::move(topics)),
       settings_(settings),
@@ -47,11 +47,7 @@ void WritePath::release_claim(std::int64_t category_id, const std::string& token
 }
 
 void WritePath::apply_own(const es::Appended& appended, const std::string& claim_token) {
-  const auto outcome = pool().run_idempotent(
-      [&](redis::Connection& c) { return projection_.apply_own(c, appended.envelope, {claim_token}); });
-  if (outcome == es::ApplyOutcome::Behind) {
-    catch_up().through(appended.topic, appended.position.partition, appended.position.offset);
-  }
+  own_.apply(appended, {claim_token});
 }
 
 }  // namespace petstore::pets

@@ -66,7 +66,7 @@ class WritePath {
   redis::Pool& pool_;
   es::CatchUp& catch_up_;
   ReadModel& read_;
-  PetsProjection& projection_;
+  projection::OwnEvents own_;
   PetKeys keys_;
   Topics topics_;
   Settings settings_;

@@ -1,5 +1,8 @@
 #include "support/http_json.h"
 
+#include <chrono>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 namespace petstore::testing {
@@ -47,6 +50,17 @@ std::int64_t id_of(const httplib::Result& r) {
     return 0;
   }
   return d["id"].GetInt64();
+}
+
+httplib::Result post_retrying(httplib::Client& c, const std::string& path, const std::string& body,
+                              const std::string& idempotency_key, int attempts) {
+  for (int i = 1;; ++i) {
+    auto r = post_json(c, path, body, {{"Idempotency-Key", idempotency_key}});
+    if (i == attempts || !r || r->status != 503 || !r->has_header("Retry-After")) {
+      return r;
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(std::stoi(r->get_header_value("Retry-After"))));
+  }
 }
 
 }  // namespace petstore::testing

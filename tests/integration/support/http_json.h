@@ -15,6 +15,13 @@ httplib::Result post_json(httplib::Client& c, const std::string& path, const std
 httplib::Result put_json(httplib::Client& c, const std::string& path, const std::string& body,
                          const httplib::Headers& headers = {});
 
+// A POST as a careful client sends it while replicas come and go: with an
+// Idempotency-Key, and sent again on 503 with Retry-After (writer_moving
+// while partitions move; the key makes the retry safe), after the time it
+// says, up to `attempts` times. Any other answer is returned as it is.
+httplib::Result post_retrying(httplib::Client& c, const std::string& path, const std::string& body,
+                              const std::string& idempotency_key, int attempts = 10);
+
 // Asserts the body is exactly an Error {code, message, status} whose status
 // equals the HTTP status; returns its code.
 std::string error_code(const httplib::Result& r);

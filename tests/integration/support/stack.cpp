@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 
+#include "es/epoch.h"
 #include "redis/connection.h"
 
 namespace petstore::testing {
@@ -72,6 +74,17 @@ std::vector<kafka::Message> read_topic(const std::string& topic) {
   read_topic(Stack::get().kafka_brokers, topic,
              [&out](const rd_kafka_message_t& m) { out.push_back(kafka::to_message(m)); });
   return out;
+}
+
+std::vector<kafka::Message> read_events(const std::string& topic) {
+  auto records = read_topic(topic);
+  // In log order per partition, as es::Fences needs them.
+  std::stable_sort(records.begin(), records.end(),
+                   [](const auto& a, const auto& b) { return a.partition < b.partition; });
+  es::Fences fences;
+  std::erase_if(records,
+                [&](const kafka::Message& m) { return fences.next(m) != es::EpochRule::Verdict::Counts; });
+  return records;
 }
 
 void read_topic(const std::string& brokers, const std::string& topic,

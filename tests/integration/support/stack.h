@@ -38,6 +38,9 @@ void move_leader(const std::string& topic, int partition, int broker);
 
 // Every record of a topic, all partitions, from the beginning to the end.
 std::vector<kafka::Message> read_topic(const std::string& topic);
+// The records of a topic that count (es::EpochRule): its events, without
+// the single writers' claim records and whatever a fenced owner appended.
+std::vector<kafka::Message> read_events(const std::string& topic);
 // The same from any cluster, handing each record to `on_record` as
 // librdkafka gives it (timestamps, null keys and values included).
 void read_topic(const std::string& brokers, const std::string& topic,

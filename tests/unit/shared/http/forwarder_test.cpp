@@ -5,38 +5,15 @@
 
 #include <gtest/gtest.h>
 
-#include <thread>
-
 #include "es/errc.h"
 #include "http/response.h"
 #include "http/router.h"
+#include "support/loopback_server.h"
 
 namespace petstore::http {
 namespace {
 
-// A server on an ephemeral loopback port, serving `router`.
-class Replica {
- public:
-  explicit Replica(Router& router) {
-    server_.Post(".*", [&](const httplib::Request& req, httplib::Response& res) { router.handle(req, res); });
-    server_.set_keep_alive_timeout(1);  // a stop waits for kept-alive connections
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-  }
-  ~Replica() {
-    server_.stop();
-    thread_.join();
-  }
-  Replica(const Replica&) = delete;
-  Replica& operator=(const Replica&) = delete;
-  [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  [[nodiscard]] int port() const { return port_; }
-
- private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-};
+using Replica = testing::LoopbackServer;
 
 // A replica's rescue, as service::Platform sets it.
 void forward_to_owner(Router& router, const Forwarder& forwarder) {

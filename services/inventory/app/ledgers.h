@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "app/writer.h"
+#include "domain/events.h"
+#include "domain/item.h"
+#include "projection/script_applier.h"
+
+namespace petstore::inventory {
+
+// The inventory's write path: every change to a pet's stock ledger, whether
+// from an InventoryUpdate or a saga step, runs on the replica that owns the
+// ledger's partition of the inventory topic (es::Errc::NotOwner elsewhere,
+// which the edge and the saga's relay forward), decides from that owner's
+// fold of the log, and applies its event to the read model before it
+// returns.
+class Ledgers {
+ public:
+  Ledgers(LedgerWriter& writer, const projection::OwnEvents& own) : writer_(writer), own_(own) {}
+
+  // `decide` gets the ledger and the reservation recorded for `order_id`
+  // (0: none) and returns the event to record, if any. Returns the entry
+  // after the change.
+  using Decide = std::function<std::optional<Event>(const Item&, const Reservation&)>;
+  Item change(std::int64_t pet_id, std::int64_t order_id, const Decide& decide);
+
+ private:
+  LedgerWriter& writer_;
+  const projection::OwnEvents& own_;
+};
+
+}  // namespace petstore::inventory

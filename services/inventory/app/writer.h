@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "domain/events.h"
+#include "domain/evolve.h"
+#include "es/aggregate_writer.h"
+#include "events/envelope.h"
+
+namespace petstore::inventory {
+
+// A pet's stock ledger as the inventory topic's single writer knows it
+// (es::AggregateWriter, docs/consistency.md): the domain's own fold of its
+// events, with what it recorded for each order, which is what makes every
+// saga step idempotent against the log.
+struct LedgerTraits {
+  using State = Ledger;
+  using Event = inventory::Event;
+  // Ledgers are keyed by pet id and never created with an id of their own.
+  static constexpr std::int64_t kIdClass = 3;
+
+  static Event decode(const events::Envelope& env) { return inventory::decode(env.type, env.data); }
+  static void evolve(State& ledger, const Event& e, std::int64_t version, const std::string& time) {
+    inventory::evolve(ledger, e, version, time);
+  }
+  static es::EventParts parts(const Event& e) { return {std::string(type_of(e)), encode(e), kSchemaVersion}; }
+};
+static_assert(es::AggregateTraits<LedgerTraits>);
+
+using LedgerWriter = es::AggregateWriter<LedgerTraits>;
+
+}  // namespace petstore::inventory
