@@ -16,7 +16,7 @@ namespace petstore::pets {
 
 // The pets service's components, wired in one place. Constructing it opens
 // no connection (clients connect lazily), so tests can inspect the route
-// table; start() leases an id worker, starts the projection, and joins the
+// table; start() starts the projection and joins the
 // pets topic's writers.
 class PetsService : public service::Service {
  public:

@@ -25,16 +25,13 @@ IdempotencyStore::IdempotencyStore(redis::Pool& pool, std::chrono::milliseconds 
       complete_(kIdempotencyCompleteLua),
       abandon_(kIdempotencyAbandonLua) {}
 
-IdempotencyStore::Claim IdempotencyStore::begin(const std::string& key, const std::string& fingerprint,
-                                                std::int64_t proposed_id) {
+IdempotencyStore::Claim IdempotencyStore::begin(const std::string& key, const std::string& fingerprint) {
   Claim claim;
   claim.key = key;
   claim.token = events::new_event_id();
   const auto ttl_ms = std::to_string(std::chrono::milliseconds(ttl_).count());
   const auto reply = pool_.run_idempotent([&](redis::Connection& c) {
-    return begin_.run(
-        c, {key},
-        {claim.token, fingerprint, std::to_string(proposed_id), std::to_string(lease_.count()), ttl_ms});
+    return begin_.run(c, {key}, {claim.token, fingerprint, std::to_string(lease_.count()), ttl_ms});
   });
   const auto& r = redis::expect_ok(reply);
   const auto verdict = redis::as_string(*r.element[0]);
@@ -46,13 +43,12 @@ IdempotencyStore::Claim IdempotencyStore::begin(const std::string& key, const st
     throw Error(Errc::RequestInProgress, "a request with this Idempotency-Key is still being processed",
                 static_cast<int>((ms_left + 999) / 1000));
   }
-  claim.reserved_id = to_int(*r.element[1]);
   if (verdict == "done") {
     claim.outcome = Outcome::Replay;
-    claim.replay.status = static_cast<int>(to_int(*r.element[2]));
-    claim.replay.body = std::string(redis::as_string(*r.element[3]));
-    claim.replay.location = std::string(redis::as_string(*r.element[4]));
-    claim.replay.etag = std::string(redis::as_string(*r.element[5]));
+    claim.replay.status = static_cast<int>(to_int(*r.element[1]));
+    claim.replay.body = std::string(redis::as_string(*r.element[2]));
+    claim.replay.location = std::string(redis::as_string(*r.element[3]));
+    claim.replay.etag = std::string(redis::as_string(*r.element[4]));
   } else {
     claim.outcome = verdict == "resumed" ? Outcome::Resumed : Outcome::Fresh;
   }

@@ -17,12 +17,13 @@ struct StoredResponse {
   std::string etag;
 };
 
-// Idempotency-Key support for creating requests. The first request with a key
-// reserves the id it will create under the key; a retry after success replays
-// the stored response and appends nothing; a retry while the first is still
-// running gets 409 request_in_progress; a retry after the first died (its
-// lease ran out) resumes with the same reserved id, so at most one aggregate
-// is ever created per key. The same key with a different body is 422.
+// Idempotency-Key support for creating requests, in Redis: a retry after
+// success replays the stored response and appends nothing; a retry while
+// the first is still running gets 409 request_in_progress; a retry after the
+// first died (its lease ran out) runs again. The same key with a different
+// body is 422. That at most one aggregate is ever created per key does not
+// rest on this record, which Redis may lose: the single writer keeps the
+// key's digest with the aggregate it created (es::AggregateWriter::create).
 class IdempotencyStore {
  public:
   enum class Outcome { Fresh, Resumed, Replay };
@@ -31,13 +32,12 @@ class IdempotencyStore {
     Outcome outcome = Outcome::Fresh;
     std::string key;
     std::string token;
-    std::int64_t reserved_id = 0;
     StoredResponse replay;
   };
 
   IdempotencyStore(redis::Pool& pool, std::chrono::milliseconds lease, std::chrono::hours ttl);
 
-  Claim begin(const std::string& key, const std::string& fingerprint, std::int64_t proposed_id);
+  Claim begin(const std::string& key, const std::string& fingerprint);
   void complete(const Claim& claim, const StoredResponse& response);
   // Forgets a claim whose request appended nothing, so a retry starts afresh.
   void abandon(const Claim& claim) noexcept;

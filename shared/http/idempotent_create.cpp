@@ -18,17 +18,15 @@ void send_stored(httplib::Response& res, const es::StoredResponse& stored) {
 }
 
 void idempotent_create(const httplib::Request& req, httplib::Response& res, es::IdempotencyStore& store,
-                       const std::string& record_key_prefix, ids::IdGenerator* ids,
-                       const CreateCommand& create) {
+                       const std::string& record_key_prefix, const CreateCommand& create) {
   const auto key = idempotency_key(req);
-  const auto next_id = [ids] { return ids != nullptr ? ids->next() : 0; };
   if (!key) {
-    send_stored(res, create({next_id(), false, ""}));
+    send_stored(res, create({}));
     return;
   }
   const auto record = record_key_prefix + *key;
   const auto fingerprint = text::sha1_hex(req.method + " " + req.path + "\n" + req.body);
-  const auto claim = store.begin(record, fingerprint, next_id());
+  const auto claim = store.begin(record, fingerprint);
   if (claim.outcome == es::IdempotencyStore::Outcome::Replay) {
     res.set_header("Idempotent-Replayed", "true");
     send_stored(res, claim.replay);
@@ -36,8 +34,7 @@ void idempotent_create(const httplib::Request& req, httplib::Response& res, es::
   }
   es::StoredResponse response;
   try {
-    response = create(
-        {claim.reserved_id, claim.outcome == es::IdempotencyStore::Outcome::Resumed, text::sha1_hex(record)});
+    response = create({text::sha1_hex(record)});
   } catch (const kafka::Unavailable& e) {
     // If the event may be in the log, keep the claim: a retry after its lease
     // resumes and finds out. Otherwise nothing happened; forget the key.

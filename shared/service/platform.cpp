@@ -41,8 +41,6 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       pool_(cfg.redis, cfg.redis_pool_idle),
       reads_(cfg.redis, cfg.redis_lanes),
       producer_(cfg.producer()),
-      lease_(pool_, cfg.prefix, std::chrono::seconds(30)),
-      ids_(0, ids::system_unix_ms),
       log_(producer_, "/petstore/" + cfg.service),
       locks_(pool_, cfg.command_lease, cfg.lock_wait, keys.ready_marker()),
       catch_up_(producer_, pool_, offsets_key_, cfg.catch_up_timeout),
@@ -71,7 +69,6 @@ void Platform::start(const std::vector<std::string>& topics) {
     producer_.partitions(t);
   }
   producer_.partitions(cfg_.apikeys_topic);
-  ids_.set_worker(lease_.start([this](std::int64_t worker) { ids_.set_worker(worker); }));
 }
 
 void Platform::project(const std::vector<std::string>& own_topics, projection::Applier& applier) {

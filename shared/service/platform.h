@@ -20,8 +20,6 @@
 #include "http/forwarder.h"
 #include "http/health.h"
 #include "http/router.h"
-#include "ids/id_generator.h"
-#include "ids/worker_lease.h"
 #include "kafka/producer.h"
 #include "projection/reactor.h"
 #include "projection/readiness.h"
@@ -37,7 +35,7 @@ namespace petstore::service {
 
 // The components every service is built from, wired once: Redis (a pool for
 // writes, one pipelined connection for reads), the idempotent producer and the
-// event log on it, id generation, the aggregate lock and the command path, the
+// event log on it, the aggregate lock and the command path (API keys), the
 // Idempotency-Key store, the health route, and the consumers (the projection of
 // the service's own topics and any reactors to other services' events), and
 // API keys with the shared rate limiter.
@@ -46,7 +44,7 @@ class Platform {
  public:
   Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys);
 
-  // Fails fast when a topic (or the keys topic) is missing, leases an id worker.
+  // Fails fast when a topic (or the keys topic) is missing.
   void start(const std::vector<std::string>& topics);
   // Runs the projection of `topics` with `applier`, and of the keys topic
   // into the shared key registry, in one consumer (positions in
@@ -90,7 +88,6 @@ class Platform {
   es::CommandPath& commands() { return commands_; }
   es::CatchUp& catch_up() { return catch_up_; }
   es::IdempotencyStore& idempotency() { return idempotency_; }
-  ids::IdGenerator& ids() { return ids_; }
 
  private:
   // Whether the read model's ready marker is in Redis now (one round trip;
@@ -103,8 +100,6 @@ class Platform {
   redis::Pool pool_;
   redis::Multiplexer reads_;
   kafka::Producer producer_;
-  ids::WorkerLease lease_;
-  ids::IdGenerator ids_;
   es::EventLog log_;
   es::AggregateLock locks_;
   es::CatchUp catch_up_;

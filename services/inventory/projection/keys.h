@@ -28,9 +28,6 @@ class InventoryKeys {
   }
   // status -> number of tracked entries in it (GET /store/inventory)
   [[nodiscard]] std::string counts() const { return space_.key("items:counts"); }
-  [[nodiscard]] std::string item_lock(std::int64_t pet) const {
-    return space_.key("lock:item:" + std::to_string(pet));
-  }
   // Positions of the reactors to pets and orders events.
   [[nodiscard]] std::string reactor_positions() const { return space_.key("reactor:positions"); }
   // Only the shared write-path keys (locks, idempotency, positions).

@@ -44,7 +44,7 @@ void add_order_routes(http::Router& router, const RouteDeps& d) {
   router.add("POST", "/store/orders",
              [d](const httplib::Request& req, httplib::Response& res, const http::PathParams&) {
                const auto fields = parse_new_order(req);
-               http::idempotent_create(req, res, d.idempotency, d.keys.idempotency(""), nullptr,
+               http::idempotent_create(req, res, d.idempotency, d.keys.idempotency(""),
                                        [&](const http::CreateRequest& r) {
                                          return placement_response(d.orders.place(fields, r.request));
                                        });

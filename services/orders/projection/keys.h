@@ -20,9 +20,6 @@ class OrderKeys {
 
   [[nodiscard]] std::string order_prefix() const { return space_.key("order:"); }
   [[nodiscard]] std::string order(std::int64_t id) const { return order_prefix() + std::to_string(id); }
-  [[nodiscard]] std::string order_lock(std::int64_t id) const {
-    return space_.key("lock:order:" + std::to_string(id));
-  }
   [[nodiscard]] std::string idempotency(std::string_view key) const {
     return space_.key("idem:orders:" + std::string(key));
   }

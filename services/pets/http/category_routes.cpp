@@ -19,7 +19,7 @@ void add_category_routes(http::Router& router, const RouteDeps& d) {
   router.add("POST", "/categories",
              [d](const httplib::Request& req, httplib::Response& res, const http::PathParams&) {
                const auto fields = parse_category(req, std::nullopt);
-               http::idempotent_create(req, res, d.idempotency, d.keys.idempotency("categories", ""), nullptr,
+               http::idempotent_create(req, res, d.idempotency, d.keys.idempotency("categories", ""),
                                        [&](const http::CreateRequest& r) {
                                          const auto c = d.categories.create(fields, r.request);
                                          return es::StoredResponse{201, to_json(c),

@@ -21,17 +21,16 @@ Precondition if_match(const httplib::Request& req) {
 }  // namespace
 
 void add_pet_routes(http::Router& router, const RouteDeps& d) {
-  router.add("POST", "/pets",
-             [d](const httplib::Request& req, httplib::Response& res, const http::PathParams&) {
-               const auto fields = parse_pet(req, std::nullopt);
-               http::idempotent_create(req, res, d.idempotency, d.keys.idempotency("pets", ""), nullptr,
-                                       [&](const http::CreateRequest& r) {
-                                         const auto pet = d.pets.create(fields, r.request);
-                                         return es::StoredResponse{201, to_json(pet),
-                                                                   "/pets/" + std::to_string(pet.id),
-                                                                   http::etag(pet.version)};
-                                       });
-             });
+  router.add(
+      "POST", "/pets", [d](const httplib::Request& req, httplib::Response& res, const http::PathParams&) {
+        const auto fields = parse_pet(req, std::nullopt);
+        http::idempotent_create(
+            req, res, d.idempotency, d.keys.idempotency("pets", ""), [&](const http::CreateRequest& r) {
+              const auto pet = d.pets.create(fields, r.request);
+              return es::StoredResponse{201, to_json(pet), "/pets/" + std::to_string(pet.id),
+                                        http::etag(pet.version)};
+            });
+      });
 
   router.add("GET", "/pets",
              [d](const httplib::Request& req, httplib::Response& res, const http::PathParams&) {

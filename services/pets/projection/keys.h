@@ -27,9 +27,6 @@ class PetKeys {
   [[nodiscard]] std::string claims(std::int64_t category_id) const {
     return category(category_id) + ":claims";
   }
-  [[nodiscard]] std::string category_lock(std::int64_t id) const {
-    return space_.key("lock:cat:" + std::to_string(id));
-  }
   [[nodiscard]] std::string idempotency(std::string_view scope, std::string_view key) const {
     return space_.key("idem:" + std::string(scope) + ":" + std::string(key));
   }
