@@ -25,6 +25,7 @@
 #include "support/service_process.h"
 #include "support/stack.h"
 #include "support/store_deployment.h"
+#include "support/tally.h"
 
 namespace petstore::testing {
 namespace {
@@ -117,43 +118,12 @@ TEST(ProjectionPositions, ALostPositionIsAGapNotAnApplyAndItTakesTheReadyMarker)
 // --- the whole store ---------------------------------------------------------
 
 // Every answer the traffic got, and the ones no client may get.
-struct Tally {
-  std::mutex mutex;
-  std::map<std::string, int> answers;  // "503 read_model_rebuilding" -> count
-  std::vector<std::string> failures;
-
-  void record(const std::string& what, const httplib::Result& r) {
-    std::lock_guard lock(mutex);
-    if (!r) {
-      failures.push_back(what + ": no answer (" + httplib::to_string(r.error()) + ")");
-      return;
-    }
-    const auto key = std::to_string(r->status) + (r->status >= 400 ? " " + error_code(r) : "");
-    ++answers[key];
-    // A 401 would be the client's key missing from a registry that is not
-    // whole yet: the readiness gate answers before the limiter looks.
-    if ((r->status >= 500 && r->status != 503) || r->status == 401) {
-      failures.push_back(what + ": " + std::to_string(r->status) + " " + r->body);
-    }
-    if (r->status == 503 && !r->has_header("Retry-After")) {
-      failures.push_back(what + ": 503 without Retry-After: " + r->body);
-    }
-  }
-};
-
 class ReadModelHealTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { store_ = std::make_unique<StoreDeployment>(2); }
   static void TearDownTestSuite() { store_.reset(); }
 
-  static CommandRun audit(const std::string& args) {
-    return run_command(
-        std::string(PETSTORE_AUDIT_BINARY) + " --no-progress --redis " + Stack::get().redis_host + ":" +
-        std::to_string(Stack::get().redis_port) + " --prefix " + store_->prefix() + " --brokers " +
-        Stack::get().kafka_brokers + " --topic-pets " + store_->topic("pets") + " --topic-categories " +
-        store_->topic("categories") + " --topic-orders " + store_->topic("orders") + " --topic-inventory " +
-        store_->topic("inventory") + " --topic-apikeys " + store_->topic("apikeys") + " " + args);
-  }
+  static CommandRun audit(const std::string& args) { return store_->audit(PETSTORE_AUDIT_BINARY, args); }
 
   static std::unique_ptr<httplib::Client> client() {
     auto c = store_->client();

@@ -94,4 +94,13 @@ std::unique_ptr<httplib::Client> StoreDeployment::client() const {
   return entry_->client();
 }
 
+CommandRun StoreDeployment::audit(const std::string& binary, const std::string& args) const {
+  const auto& stack = Stack::get();
+  return run_command(binary + " --no-progress --redis " + stack.redis_host + ":" +
+                     std::to_string(stack.redis_port) + " --prefix " + prefix_ + " --brokers " +
+                     stack.kafka_brokers + " --topic-pets " + topic("pets") + " --topic-categories " +
+                     topic("categories") + " --topic-orders " + topic("orders") + " --topic-inventory " +
+                     topic("inventory") + " --topic-apikeys " + topic("apikeys") + " " + args);
+}
+
 }  // namespace petstore::testing

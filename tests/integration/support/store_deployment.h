@@ -31,6 +31,9 @@ class StoreDeployment {
   [[nodiscard]] int entry_port() const { return entry_->port(); }
   [[nodiscard]] ServiceProcess& entry() { return *entry_; }
   [[nodiscard]] std::string topic(const std::string& name) const { return prefix_ + "." + name; }
+  // Runs petstore-audit (`binary`) with `args` against this store's
+  // topics and read models.
+  [[nodiscard]] CommandRun audit(const std::string& binary, const std::string& args) const;
 
  private:
   std::string prefix_;

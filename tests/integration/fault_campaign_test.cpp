@@ -1,0 +1,391 @@
+// Issue 13's proof: writes and orders on all three services, through the
+// entry point, with two replicas of each, while the store suffers one fault
+// after another: a replica of each service killed (SIGKILL), an orders
+// replica paused (SIGSTOP) past the group's session timeout, Redis wiped,
+// a broker down and up, every partition leader moved, produce errors and
+// a slow broker. Afterwards:
+//   - every write a client was told succeeded is in the log, among the
+//     records that count (es::EpochRule);
+//   - petstore-audit verify passes: contiguous versions, no saga step
+//     twice, no negative stock, every order resolved;
+//   - the read model equals a rebuild from the log (petstore-audit
+//     rebuild), and every replica answers each aggregate at the log's
+//     version;
+//   - every client error was 503 with Retry-After, never a hang or a 500.
+// The Redis wipe deletes this deployment's keys (its prefix), not the
+// shared Redis' others: it is FLUSHALL for everything this store keeps.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "events/envelope.h"
+#include "support/eventually.h"
+#include "support/http_json.h"
+#include "support/service_process.h"
+#include "support/stack.h"
+#include "support/store_deployment.h"
+#include "support/tally.h"
+
+namespace petstore::testing {
+namespace {
+
+// A write a client was told succeeded, and where the log must have it.
+struct Acknowledged {
+  std::string topic;  // pets, orders, inventory
+  std::string aggregate;
+  std::int64_t version = 0;
+  std::string what;
+};
+
+std::int64_t etag_version(const httplib::Result& r) {
+  const auto etag = r->get_header_value("ETag");
+  return etag.size() > 2 ? std::stoll(etag.substr(1, etag.size() - 2)) : 0;
+}
+
+std::string last_segment(const std::string& location) {
+  return location.substr(location.rfind('/') + 1);
+}
+
+class FaultCampaign : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = std::make_unique<StoreDeployment>(
+        2, std::map<std::string, std::string>{{"ORDER_OUTCOME_WAIT_MS", "1000"}});
+  }
+  void TearDown() override { store_.reset(); }
+
+  [[nodiscard]] std::unique_ptr<httplib::Client> client() const {
+    auto c = store_->client();
+    // Longer than anything the store may legitimately take (nginx waits
+    // 30 s for a replica): no answer in this time is a hang.
+    c->set_read_timeout(std::chrono::seconds(40));
+    c->set_write_timeout(std::chrono::seconds(40));
+    return c;
+  }
+
+  std::vector<ServiceProcess*> replicas() {
+    std::vector<ServiceProcess*> out;
+    for (const auto* service : {"pets", "orders", "inventory"}) {
+      for (size_t i = 0; i < 2; ++i) {
+        out.push_back(&store_->replica(service, i));
+      }
+    }
+    return out;
+  }
+
+  bool all_ready() {
+    for (auto* r : replicas()) {
+      const auto answer = r->client()->Get("/readyz");
+      if (!answer || answer->status != 200) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Sends `send` until it is answered something other than "retry" (a client
+  // honouring Retry-After, here capped at a second so the campaign stays
+  // short), recording every answer; returns the last.
+  httplib::Result until_not_unavailable(const std::string& what,
+                                        const std::function<httplib::Result()>& send) {
+    for (int attempt = 0;; ++attempt) {
+      auto r = send();
+      tally_.record(what, r);
+      // 409 request_in_progress: the same key's first attempt is still on
+      // its way (it may have been relayed to an owner that was just paused).
+      const bool again =
+          r && (r->status == 503 || (r->status == 409 && error_code(r) == "request_in_progress"));
+      if (!again || attempt == 30 || stop_) {
+        return r;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+  }
+
+  void acknowledged(Acknowledged a) {
+    std::lock_guard lock(mutex_);
+    acked_.push_back(std::move(a));
+  }
+
+  // An answer the store may give under faults: a success, a conflict the
+  // domain explains, or 503 (checked for Retry-After by the tally).
+  void expect_allowed(const std::string& what, const httplib::Result& r, const std::set<int>& ok) {
+    if (r && !ok.contains(r->status) && r->status != 503) {
+      std::lock_guard lock(mutex_);
+      unexpected_.push_back(what + ": " + std::to_string(r->status) + " " + r->body);
+    }
+  }
+
+  std::unique_ptr<StoreDeployment> store_;
+  Tally tally_;
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::vector<Acknowledged> acked_;
+  std::vector<std::string> unexpected_;
+  std::vector<std::int64_t> orders_;
+};
+
+TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies) {
+  auto http = client();
+  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Campaign"})"));
+  std::vector<std::int64_t> pets;
+  for (int i = 0; i < 6; ++i) {
+    pets.push_back(id_of(post_json(
+        *http, "/pets",
+        R"({"name":"c)" + std::to_string(i) + R"(","categoryId":)" + std::to_string(category) + "}")));
+  }
+  for (const auto pet : pets) {
+    const auto item = "/store/inventory/items/" + std::to_string(pet);
+    ASSERT_TRUE(eventually([&] { return http->Get(item.c_str())->status == 200; }, std::chrono::seconds(30)));
+    ASSERT_EQ(put_json(*http, item, R"({"quantity":100000})")->status, 200);
+  }
+  const auto pet_of = [&](int i) { return std::to_string(pets[static_cast<size_t>(i) % pets.size()]); };
+
+  // --- the clients -----------------------------------------------------------
+  std::vector<std::thread> clients;
+  // Stopped and joined however the test leaves (a failed ASSERT returns).
+  struct Join {
+    std::atomic<bool>& stop;
+    std::vector<std::thread>& threads;
+    ~Join() {
+      stop = true;
+      for (auto& t : threads) {
+        if (t.joinable()) {
+          t.join();
+        }
+      }
+    }
+  } join{stop_, clients};
+  const auto drive = [&](const std::function<void(httplib::Client&, int)>& step) {
+    clients.emplace_back([&, step] {
+      auto c = client();
+      for (int i = 0; !stop_; ++i) {
+        step(*c, i);
+      }
+    });
+  };
+  drive([&](httplib::Client& c, int i) {  // new pets, each with its Idempotency-Key
+    const auto key = unique_name("pet");
+    const auto r = until_not_unavailable("POST /pets", [&] {
+      return post_json(
+          c, "/pets",
+          R"({"name":"n)" + std::to_string(i) + R"(","categoryId":)" + std::to_string(category) + "}",
+          {{"Idempotency-Key", key}});
+    });
+    expect_allowed("POST /pets", r, {201});
+    if (r && r->status == 201) {
+      acknowledged({"pets", std::to_string(id_of(r)), 1, "POST /pets"});
+    }
+  });
+  drive([&](httplib::Client& c, int i) {  // status changes on the stocked pets
+    const auto path = "/pets/" + pet_of(i) + "/status";
+    const auto r = until_not_unavailable("PUT /pets/{id}/status", [&] {
+      return put_json(c, path, i % 2 == 0 ? R"({"status":"pending"})" : R"({"status":"available"})");
+    });
+    expect_allowed("PUT /pets/{id}/status", r, {200});
+    if (r && r->status == 200) {
+      acknowledged({"pets", pet_of(i), etag_version(r), "PUT " + path});
+    }
+  });
+  const auto place = [&](httplib::Client& c, int i) {
+    const auto key = unique_name("order");
+    const auto r = until_not_unavailable("POST /store/orders", [&] {
+      return post_json(c, "/store/orders", R"({"petId":)" + pet_of(i) + R"(,"quantity":1})",
+                       {{"Idempotency-Key", key}});
+    });
+    // 409: refused, while the pet is pending (the status driver moves it).
+    expect_allowed("POST /store/orders", r, {201, 202, 409});
+    if (r && (r->status == 201 || r->status == 202 || r->status == 409) && r->has_header("Location")) {
+      const auto id = last_segment(r->get_header_value("Location"));
+      acknowledged({"orders", id, 1, "POST /store/orders"});
+      std::lock_guard lock(mutex_);
+      orders_.push_back(std::stoll(id));
+      return id;
+    }
+    return std::string();
+  };
+  for (int d = 0; d < 2; ++d) {
+    drive([&](httplib::Client& c, int i) {  // orders, every third one cancelled
+      const auto id = place(c, i);
+      if (id.empty() || i % 3 != 0) {
+        return;
+      }
+      const auto path = "/store/orders/" + id + "/cancel";
+      const auto r =
+          until_not_unavailable("POST /store/orders/{id}/cancel", [&] { return post_json(c, path, "{}"); });
+      // 409: the order was refused, so it cannot be cancelled.
+      expect_allowed("POST /store/orders/{id}/cancel", r, {200, 409});
+      if (r && r->status == 200) {
+        acknowledged({"orders", id, etag_version(r), "POST " + path});
+      }
+    });
+  }
+  drive([&](httplib::Client& c, int i) {  // stock
+    const auto path = "/store/inventory/items/" + pet_of(i);
+    const auto r = until_not_unavailable("PUT /store/inventory/items/{id}", [&] {
+      return put_json(c, path, R"({"quantity":)" + std::to_string(100000 + i) + "}");
+    });
+    expect_allowed("PUT /store/inventory/items/{id}", r, {200});
+    if (r && r->status == 200) {
+      acknowledged({"inventory", pet_of(i), etag_version(r), "PUT " + path});
+    }
+  });
+
+  // --- the faults --------------------------------------------------------------
+  int faults = 0;
+  const auto phase = [&](const char* name, const std::function<void()>& fault) {
+    std::printf("campaign: %s\n", name);
+    std::fflush(stdout);
+    fault();
+    ++faults;
+    ASSERT_TRUE(eventually([&] { return all_ready(); }, std::chrono::seconds(60))) << "after: " << name;
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // traffic on the recovered store
+  };
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  phase("SIGKILL a replica of each service, then start it again", [&] {
+    for (const auto* service : {"pets", "orders", "inventory"}) {
+      store_->replica(service, 0).kill_hard();
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    for (const auto* service : {"pets", "orders", "inventory"}) {
+      store_->replica(service, 0).restart();
+    }
+  });
+  phase("SIGSTOP an orders replica and an inventory replica for 8 s (the session timeout is 6 s)", [&] {
+    auto& orders = store_->replica("orders", 1);
+    auto& inventory = store_->replica("inventory", 1);
+    ::kill(orders.pid(), SIGSTOP);
+    ::kill(inventory.pid(), SIGSTOP);
+    std::this_thread::sleep_for(std::chrono::seconds(8));
+    ::kill(orders.pid(), SIGCONT);
+    ::kill(inventory.pid(), SIGCONT);
+  });
+  phase("Redis wiped (every key of the deployment)", [&] { redis_wipe(store_->prefix() + ":"); });
+  phase("a broker down for 3 s, then up", [&] {
+    broker_down(2);
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    broker_up(2);
+  });
+  phase("every partition leader moved", [&] {
+    for (const auto& [t, partitions] : std::vector<std::pair<std::string, int>>{
+             {"pets", 6}, {"categories", 3}, {"orders", 6}, {"inventory", 6}}) {
+      for (int p = 0; p < partitions; ++p) {
+        move_leader(store_->topic(t), p, 1 + (p + 1) % 3);
+      }
+    }
+  });
+  phase("produce errors, and a broker 300 ms slow for 3 s", [&] {
+    const auto& s = Stack::get();
+    httplib::Client control(s.control_host, s.control_port);
+    // Produce (API key 0): NOT_ENOUGH_REPLICAS (19) and REQUEST_TIMED_OUT (7), retriable.
+    ASSERT_EQ(control.Post("/errors", R"({"apiKey":0,"errors":[19,7,19,7]})", "application/json")->status,
+              204);
+    for (int b = 1; b <= 3; ++b) {
+      ASSERT_EQ(
+          control.Post("/brokers/" + std::to_string(b) + "/rtt", R"({"ms":300})", "application/json")->status,
+          204);
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    for (int b = 1; b <= 3; ++b) {
+      ASSERT_EQ(
+          control.Post("/brokers/" + std::to_string(b) + "/rtt", R"({"ms":0})", "application/json")->status,
+          204);
+    }
+  });
+  stop_ = true;
+  for (auto& t : clients) {
+    t.join();
+  }
+  ASSERT_FALSE(HasFatalFailure());
+
+  // --- the checks --------------------------------------------------------------
+  // Every order placed gets its outcome, and the log stops growing.
+  ASSERT_TRUE(eventually(
+      [&] {
+        for (const auto id : orders_) {
+          const auto r = http->Get(("/store/orders/" + std::to_string(id)).c_str());
+          if (!r || r->status != 200 || parse(r->body)["status"].GetString() == std::string("placed")) {
+            return false;
+          }
+        }
+        return true;
+      },
+      std::chrono::seconds(60)));
+
+  std::map<std::string, std::map<std::string, std::set<std::int64_t>>> log;  // topic -> aggregate -> versions
+  for (const auto* t : {"pets", "orders", "inventory"}) {
+    for (const auto& m : read_events(store_->topic(t))) {
+      log[t][m.key].insert(events::parse_sequence(*m.header("ce_sequence")));
+    }
+  }
+  int missing = 0;
+  for (const auto& a : acked_) {
+    if (!log[a.topic][a.aggregate].contains(a.version)) {
+      ++missing;
+      ADD_FAILURE() << a.what << " was acknowledged at version " << a.version << " of " << a.topic << "/"
+                    << a.aggregate << ", which the log does not hold";
+    }
+  }
+
+  const auto verify = store_->audit(PETSTORE_AUDIT_BINARY, "verify --max-pending-age 60");
+  EXPECT_EQ(verify.status, 0) << verify.out;
+  const auto rebuild = store_->audit(PETSTORE_AUDIT_BINARY, "rebuild");
+  EXPECT_EQ(rebuild.status, 0) << rebuild.out;
+  EXPECT_NE(rebuild.out.find("\n0 differences\n"), std::string::npos) << rebuild.out;
+
+  // Every replica answers each stocked pet (pets), its ledger (inventory)
+  // and the last orders (orders) at the version the log ends at.
+  const auto last = [&](const std::string& topic, const std::string& id) { return *log[topic][id].rbegin(); };
+  struct Read {
+    std::string path;
+    std::string topic;  // which service serves it, and where its versions are
+    std::string id;
+  };
+  std::vector<Read> reads;
+  for (const auto pet : pets) {
+    const auto id = std::to_string(pet);
+    reads.push_back({"/pets/" + id + "/profile", "pets", id});
+    reads.push_back({"/store/inventory/items/" + id, "inventory", id});
+  }
+  for (size_t o = orders_.size() > 10 ? orders_.size() - 10 : 0; o < orders_.size(); ++o) {
+    const auto id = std::to_string(orders_[o]);
+    reads.push_back({"/store/orders/" + id, "orders", id});
+  }
+  for (const auto& read : reads) {
+    for (size_t i = 0; i < 2; ++i) {
+      const auto answer = store_->replica(read.topic, i).client()->Get(read.path.c_str());
+      ASSERT_TRUE(answer) << read.path;
+      EXPECT_EQ(etag_version(answer), last(read.topic, read.id))
+          << read.topic << " replica " << i << ": " << read.path << " " << answer->body;
+    }
+  }
+
+  std::printf("campaign: %zu acknowledged writes (%d missing from the log), %zu orders, %d faults\n",
+              acked_.size(), missing, orders_.size(), faults);
+  for (const auto& [answer, n] : tally_.answers) {
+    std::printf("  %6d x %s\n", n, answer.c_str());
+  }
+  const auto summary = verify.out.rfind(" violation");
+  const auto line_start = summary == std::string::npos ? 0 : verify.out.rfind('\n', summary) + 1;
+  std::printf("campaign: verify: %s\n",
+              verify.out.substr(line_start, verify.out.find('\n', line_start) - line_start).c_str());
+  EXPECT_TRUE(tally_.failures.empty())
+      << tally_.failures.size() << " failures, first: " << tally_.failures.front();
+  EXPECT_TRUE(unexpected_.empty()) << unexpected_.size()
+                                   << " unexpected answers, first: " << unexpected_.front();
+  EXPECT_GT(acked_.size(), 100U);
+}
+
+}  // namespace
+}  // namespace petstore::testing
