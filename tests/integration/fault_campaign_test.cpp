@@ -18,9 +18,11 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -253,56 +255,61 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
     std::this_thread::sleep_for(std::chrono::seconds(2));  // traffic on the recovered store
   };
   std::this_thread::sleep_for(std::chrono::seconds(2));
-  phase("SIGKILL a replica of each service, then start it again", [&] {
-    for (const auto* service : {"pets", "orders", "inventory"}) {
-      store_->replica(service, 0).kill_hard();
-    }
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    for (const auto* service : {"pets", "orders", "inventory"}) {
-      store_->replica(service, 0).restart();
-    }
-  });
-  phase("SIGSTOP an orders replica and an inventory replica for 8 s (the session timeout is 6 s)", [&] {
-    auto& orders = store_->replica("orders", 1);
-    auto& inventory = store_->replica("inventory", 1);
-    ::kill(orders.pid(), SIGSTOP);
-    ::kill(inventory.pid(), SIGSTOP);
-    std::this_thread::sleep_for(std::chrono::seconds(8));
-    ::kill(orders.pid(), SIGCONT);
-    ::kill(inventory.pid(), SIGCONT);
-  });
-  phase("Redis wiped (every key of the deployment)", [&] { redis_wipe(store_->prefix() + ":"); });
-  phase("a broker down for 3 s, then up", [&] {
-    broker_down(2);
-    std::this_thread::sleep_for(std::chrono::seconds(3));
-    broker_up(2);
-  });
-  phase("every partition leader moved", [&] {
-    for (const auto& [t, partitions] : std::vector<std::pair<std::string, int>>{
-             {"pets", 6}, {"categories", 3}, {"orders", 6}, {"inventory", 6}}) {
-      for (int p = 0; p < partitions; ++p) {
-        move_leader(store_->topic(t), p, 1 + (p + 1) % 3);
+  // CAMPAIGN_ROUNDS=n repeats the phases n times: a soak (README, "Development").
+  const char* rounds_env = std::getenv("CAMPAIGN_ROUNDS");
+  const int rounds = rounds_env != nullptr ? std::max(1, std::atoi(rounds_env)) : 1;
+  for (int round = 0; round < rounds && !HasFatalFailure(); ++round) {
+    phase("SIGKILL a replica of each service, then start it again", [&] {
+      for (const auto* service : {"pets", "orders", "inventory"}) {
+        store_->replica(service, 0).kill_hard();
       }
-    }
-  });
-  phase("produce errors, and a broker 300 ms slow for 3 s", [&] {
-    const auto& s = Stack::get();
-    httplib::Client control(s.control_host, s.control_port);
-    // Produce (API key 0): NOT_ENOUGH_REPLICAS (19) and REQUEST_TIMED_OUT (7), retriable.
-    ASSERT_EQ(control.Post("/errors", R"({"apiKey":0,"errors":[19,7,19,7]})", "application/json")->status,
-              204);
-    for (int b = 1; b <= 3; ++b) {
-      ASSERT_EQ(
-          control.Post("/brokers/" + std::to_string(b) + "/rtt", R"({"ms":300})", "application/json")->status,
-          204);
-    }
-    std::this_thread::sleep_for(std::chrono::seconds(3));
-    for (int b = 1; b <= 3; ++b) {
-      ASSERT_EQ(
-          control.Post("/brokers/" + std::to_string(b) + "/rtt", R"({"ms":0})", "application/json")->status,
-          204);
-    }
-  });
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      for (const auto* service : {"pets", "orders", "inventory"}) {
+        store_->replica(service, 0).restart();
+      }
+    });
+    phase("SIGSTOP an orders replica and an inventory replica for 8 s (the session timeout is 6 s)", [&] {
+      auto& orders = store_->replica("orders", 1);
+      auto& inventory = store_->replica("inventory", 1);
+      ::kill(orders.pid(), SIGSTOP);
+      ::kill(inventory.pid(), SIGSTOP);
+      std::this_thread::sleep_for(std::chrono::seconds(8));
+      ::kill(orders.pid(), SIGCONT);
+      ::kill(inventory.pid(), SIGCONT);
+    });
+    phase("Redis wiped (every key of the deployment)", [&] { redis_wipe(store_->prefix() + ":"); });
+    phase("a broker down for 3 s, then up", [&] {
+      broker_down(2);
+      std::this_thread::sleep_for(std::chrono::seconds(3));
+      broker_up(2);
+    });
+    phase("every partition leader moved", [&] {
+      for (const auto& [t, partitions] : std::vector<std::pair<std::string, int>>{
+               {"pets", 6}, {"categories", 3}, {"orders", 6}, {"inventory", 6}}) {
+        for (int p = 0; p < partitions; ++p) {
+          move_leader(store_->topic(t), p, 1 + (p + 1) % 3);
+        }
+      }
+    });
+    phase("produce errors, and a broker 300 ms slow for 3 s", [&] {
+      const auto& s = Stack::get();
+      httplib::Client control(s.control_host, s.control_port);
+      // Produce (API key 0): NOT_ENOUGH_REPLICAS (19) and REQUEST_TIMED_OUT (7), retriable.
+      ASSERT_EQ(control.Post("/errors", R"({"apiKey":0,"errors":[19,7,19,7]})", "application/json")->status,
+                204);
+      for (int b = 1; b <= 3; ++b) {
+        ASSERT_EQ(control.Post("/brokers/" + std::to_string(b) + "/rtt", R"({"ms":300})", "application/json")
+                      ->status,
+                  204);
+      }
+      std::this_thread::sleep_for(std::chrono::seconds(3));
+      for (int b = 1; b <= 3; ++b) {
+        ASSERT_EQ(
+            control.Post("/brokers/" + std::to_string(b) + "/rtt", R"({"ms":0})", "application/json")->status,
+            204);
+      }
+    });
+  }
   stop_ = true;
   for (auto& t : clients) {
     t.join();
@@ -371,8 +378,9 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
     }
   }
 
-  std::printf("campaign: %zu acknowledged writes (%d missing from the log), %zu orders, %d faults\n",
-              acked_.size(), missing, orders_.size(), faults);
+  std::printf(
+      "campaign: %zu acknowledged writes (%d missing from the log), %zu orders, %d phases of faults\n",
+      acked_.size(), missing, orders_.size(), faults);
   for (const auto& [answer, n] : tally_.answers) {
     std::printf("  %6d x %s\n", n, answer.c_str());
   }
