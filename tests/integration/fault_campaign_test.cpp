@@ -142,6 +142,7 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
   auto http = client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Campaign"})"));
   std::vector<std::int64_t> pets;
+  pets.reserve(6);
   for (int i = 0; i < 6; ++i) {
     pets.push_back(id_of(post_json(
         *http, "/pets",
@@ -209,7 +210,7 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
     // 409: refused, while the pet is pending (the status driver moves it).
     expect_allowed("POST /store/orders", r, {201, 202, 409});
     if (r && (r->status == 201 || r->status == 202 || r->status == 409) && r->has_header("Location")) {
-      const auto id = last_segment(r->get_header_value("Location"));
+      auto id = last_segment(r->get_header_value("Location"));
       acknowledged({"orders", id, 1, "POST /store/orders"});
       std::lock_guard lock(mutex_);
       orders_.push_back(std::stoll(id));

@@ -243,6 +243,7 @@ TEST_F(StoreSagaTest, ConflictingCommandsOnOneOrderTakeOneTransitionWithOneVersi
   std::atomic<int> cancelled{0};
   std::atomic<int> conflicts{0};
   std::vector<std::thread> clients;
+  clients.reserve(10);
   for (int i = 0; i < 10; ++i) {
     clients.emplace_back([&, i] {
       const auto r =
