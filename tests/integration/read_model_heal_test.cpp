@@ -456,10 +456,22 @@ TEST_F(ReadModelHealTest, ReactorsReadingTheirInputAgainFromTheStartRepeatNoSaga
   }
   redis_command({"DEL", store_->prefix() + ":{orders}:reactor:positions",
                  store_->prefix() + ":{inventory}:reactor:positions"});
+  // All four at once: each waits for its groups to settle, which they do
+  // together.
+  std::vector<std::thread> starting;
   for (const auto* service : {"orders", "inventory"}) {
     for (size_t i = 0; i < 2; ++i) {
-      store_->replica(service, i).restart();
+      starting.emplace_back([&replica = store_->replica(service, i)] {
+        try {
+          replica.restart();
+        } catch (const std::exception& e) {
+          ADD_FAILURE() << e.what();
+        }
+      });
     }
+  }
+  for (auto& t : starting) {
+    t.join();
   }
   // Re-read: every reactor's position is back at the end of its input.
   ASSERT_TRUE(eventually(
