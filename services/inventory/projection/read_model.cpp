@@ -33,49 +33,10 @@ Item item_from(std::int64_t pet, redisReply* const* v) {
   return item;
 }
 
-Reservation reservation_from(const redisReply& r) {
-  if (r.type == REDIS_REPLY_NIL) {
-    return {};
-  }
-  const auto text = redis::as_string(r);
-  const auto colon = text.find(':');
-  const auto state = text.substr(0, colon);
-  const auto amount = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
-  auto units = [&] { return amount.empty() || state == "refused" ? 0 : std::stoll(std::string(amount)); };
-  using State = Reservation::State;
-  if (state == "reserved") {
-    return {State::Reserved, units()};
-  }
-  if (state == "refused") {
-    return {State::Refused, 0};
-  }
-  if (state == "released") {
-    return {State::Released, units()};
-  }
-  return {State::Consumed, units()};
-}
-
 }  // namespace
 
 ReadModel::ReadModel(redis::Multiplexer& reads, InventoryKeys keys)
     : reads_(reads), keys_(std::move(keys)), lister_(reads) {}
-
-std::pair<Item, Reservation> ReadModel::ledger(std::int64_t pet_id, std::int64_t order_id) {
-  const auto key = keys_.item(pet_id);  // Args only view it: it must outlive them
-  std::vector<redis::Args> commands{readmodel::hmget(key, kItemFields)};
-  const auto order = std::to_string(order_id);
-  const auto reservations = keys_.reservations(pet_id);
-  if (order_id != 0) {
-    commands.push_back({"HGET", reservations, order});
-  }
-  const auto replies = reads_.commands(commands);
-  auto item = item_from(pet_id, redis::expect_ok(replies[0]).element);
-  Reservation res;
-  if (order_id != 0) {
-    res = reservation_from(redis::expect_ok(replies[1]));
-  }
-  return {std::move(item), res};
-}
 
 readmodel::Page<std::string> ReadModel::item_history(std::int64_t id, const http::PageRequest& page) {
   return readmodel::require_history(reads_, keys_.item(id), page, codes::kItemNotFound,
@@ -83,7 +44,9 @@ readmodel::Page<std::string> ReadModel::item_history(std::int64_t id, const http
 }
 
 Item ReadModel::require_item(std::int64_t pet_id) {
-  auto item = ledger(pet_id).first;
+  const auto key = keys_.item(pet_id);  // Args only view it: it must outlive them
+  const auto reply = reads_.command(readmodel::hmget(key, kItemFields));
+  auto item = item_from(pet_id, redis::expect_ok(reply).element);
   if (!item.tracked) {
     throw DomainError(DomainError::Kind::NotFound, codes::kItemNotFound,
                       "pet " + std::to_string(pet_id) + " has no inventory entry");

@@ -18,9 +18,6 @@ class ReadModel {
  public:
   ReadModel(redis::Multiplexer& reads, InventoryKeys keys);
 
-  // The ledger and what it recorded for `order_id` (0: none asked). A pet
-  // never seen gives an Item with version 0 and tracked false.
-  std::pair<Item, Reservation> ledger(std::int64_t pet_id, std::int64_t order_id = 0);
   // A tracked entry, or 404 inventory_item_not_found.
   Item require_item(std::int64_t pet_id);
   // The aggregate's events (CloudEvents JSON) after version `page.after`; 404

@@ -27,7 +27,7 @@ class OrderKeys {
   // The channel apply.lua publishes an order's id on when it settles
   // (reserved or rejected): what a placing request waits for.
   [[nodiscard]] std::string settled_channel() const { return space_.key("orders:settled"); }
-  // Only the shared write-path keys (locks, idempotency, positions).
+  // Only the shared write-path keys (idempotency, owner hints, positions).
   [[nodiscard]] static es::NotFromLog not_from_log() { return {}; }
 
   // Sorted sets (score = id) for the filters of GET /store/orders: all, by
