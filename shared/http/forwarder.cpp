@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <charconv>
 #include <initializer_list>
 #include <map>
 #include <memory>
 #include <string_view>
+#include <system_error>
 
 #include <spdlog/spdlog.h>
 
@@ -32,6 +35,10 @@ bool hop_by_hop(std::string_view name) {
       [&](std::string_view h) { return same_name(name, h); });
 }
 
+std::int64_t unix_ms(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+
 thread_local std::map<std::string, std::unique_ptr<httplib::Client>> clients;
 
 }  // namespace
@@ -52,6 +59,20 @@ void Forwarder::drop_client(const std::string& owner_url) {
   clients.erase(owner_url);
 }
 
+bool Forwarder::expired(const httplib::Request& req, std::chrono::system_clock::time_point now) {
+  if (!req.has_header(kForwardedHeader) || !req.has_header(kDeadlineHeader)) {
+    return false;
+  }
+  const auto value = req.get_header_value(kDeadlineHeader);
+  std::int64_t deadline = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), deadline);
+  return ec != std::errc{} || end != value.data() + value.size() || deadline < unix_ms(now);
+}
+
+std::string Forwarder::deadline() const {
+  return std::to_string(unix_ms(std::chrono::system_clock::now() + settings_.start_within));
+}
+
 std::optional<int> Forwarder::send(const std::string& owner_url, const std::string& path,
                                    const std::string& body, const std::string& content_type,
                                    std::string* answer) const {
@@ -59,6 +80,7 @@ std::optional<int> Forwarder::send(const std::string& owner_url, const std::stri
   out.method = "POST";
   out.path = path;
   out.headers.emplace(kForwardedHeader, settings_.self);
+  out.headers.emplace(kDeadlineHeader, deadline());
   out.headers.emplace("Content-Type", content_type);
   out.body = body;
   const auto result = client_for(owner_url).send(out);
@@ -79,7 +101,8 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   httplib::Headers headers;
   std::string forwarded_for;
   for (const auto& [name, value] : req.headers) {
-    if (hop_by_hop(name) || same_name(name, "x-petstore-forwarded")) {
+    if (hop_by_hop(name) || same_name(name, "x-petstore-forwarded") ||
+        same_name(name, "x-petstore-forward-deadline")) {
       continue;
     }
     if (same_name(name, "x-forwarded-for")) {
@@ -93,6 +116,7 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   forwarded_for += (forwarded_for.empty() ? "" : ", ") + req.remote_addr;
   headers.emplace("X-Forwarded-For", forwarded_for);
   headers.emplace(kForwardedHeader, settings_.self);
+  headers.emplace(kDeadlineHeader, deadline());
 
   httplib::Request out;
   out.method = req.method;

@@ -18,10 +18,24 @@ namespace petstore::http {
 class Forwarder {
  public:
   static constexpr const char* kForwardedHeader = "X-Petstore-Forwarded";
+  // When the owner must have begun a forwarded request (Unix time, ms). A
+  // request that reaches it later was given up on: an owner that was paused
+  // (SIGSTOP, a long GC-like stall) finds its peers' forwards queued in its
+  // sockets when it resumes, and their clients were answered 503 long ago.
+  // Running them then would write what the client was told was not written
+  // (pets_consistency_test, AnOwnerPausedPastItsSessionIsFencedOrForwardedWhenItResumes).
+  // The owner's and the forwarder's clocks are compared: replicas keep them
+  // within a small part of start_within (NTP), as every Kafka deployment does.
+  static constexpr const char* kDeadlineHeader = "X-Petstore-Forward-Deadline";
 
   struct Settings {
     std::chrono::milliseconds connect_timeout{300};
-    // Bounds the owner's whole answer (its append and read-back included).
+    // How long after sending the owner may still begin the request.
+    std::chrono::milliseconds start_within{2000};
+    // Bounds the owner's whole answer: start_within, then its wait for the
+    // partition and its append and read-back. A forward given up on after
+    // that answers 503: the owner began it late (and refused it) or not at
+    // all, unless its process froze in the middle of the append itself.
     std::chrono::milliseconds read_timeout{10000};
     std::string self;  // this replica's base URL, named in kForwardedHeader
   };
@@ -46,6 +60,11 @@ class Forwarder {
   std::optional<int> send(const std::string& owner_url, const std::string& path, const std::string& body,
                           const std::string& content_type, std::string* answer = nullptr) const;
 
+  // Whether `req` was forwarded and reaches this owner after the forwarder's
+  // deadline (kDeadlineHeader), or with a deadline that is no number: it
+  // must not run. Requests without the header (not forwarded) never expire.
+  [[nodiscard]] static bool expired(const httplib::Request& req, std::chrono::system_clock::time_point now);
+
   // A Router::rescue: a command that failed with es::Errc::NotOwner and an
   // owner hint, and was not forwarded already, goes on to the owner.
   bool rescue(const httplib::Request& req, httplib::Response& res, const std::exception_ptr& failure) const;
@@ -61,6 +80,8 @@ class Forwarder {
   // its requests on one connection, and a thread sends one at a time.
   httplib::Client& client_for(const std::string& owner_url) const;
   static void drop_client(const std::string& owner_url);
+  // kDeadlineHeader's value for a request sent now.
+  [[nodiscard]] std::string deadline() const;
 
   Settings settings_;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "apikeys/admin_routes.h"
+#include "error/codes.h"
 #include "es/errc.h"
 #include "http/api_error.h"
 #include "http/health.h"
@@ -59,7 +60,13 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       admin_token_(cfg.rate_limit.admin_token),
       gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free), kAdminFailures, admin_token_,
             cfg.trusted_proxies, [this] { return ready_marker_exists(); }),
-      forwarder_({.self = cfg.advertised_url}),
+      // A forward waits for the owner to begin (start_within), to hold its
+      // partition (at most OwnerLog's settle wait) and to append: given up
+      // on sooner, its 503 could be untrue (http::Forwarder::Settings).
+      forwarder_({.start_within = std::chrono::milliseconds(2000),
+                  .read_timeout = std::chrono::milliseconds(2000) + es::OwnerLog::Settings{}.settle_wait +
+                                  longest_append(),
+                  .self = cfg.advertised_url}),
       key_registry_(keys, cfg.prefix),
       api_keys_(commands_, key_registry_, pool_, reads_, cfg.prefix, cfg.apikeys_topic),
       readiness_(producer_, pool_, keys, cfg.service) {}
@@ -144,6 +151,18 @@ bool Platform::ready_marker_exists() {
 void Platform::add_platform_routes(http::Router& router) {
   apikeys::add_admin_routes(router, api_keys_, admin_token_);
   add_reaction_route(router, relayed_, cfg_.trusted_proxies);
+  // First of all: a forwarded request that arrives after its forwarder gave
+  // up on it (this replica was paused) is not run. The forwarder answered
+  // its client 503 already, so writing now would make that answer untrue.
+  router.before([](const httplib::Request& req, httplib::Response& res, bool) {
+    if (!http::Forwarder::expired(req, std::chrono::system_clock::now())) {
+      return http::Admission::decided(false);
+    }
+    http::send_error(res, ApiError(503, codes::kWriterMoving,
+                                   "forwarded too late: the forwarding replica gave up on it; nothing was written")
+                              .retry_after(1));
+    return http::Admission::decided(true);
+  });
   // First, so that nothing is answered from a read model that is not a
   // whole fold of the log; only the probes stay open. Before the rate-limit
   // gate too: while the key registry is rebuilt, a client hears 503 and

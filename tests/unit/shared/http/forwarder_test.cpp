@@ -56,6 +56,71 @@ TEST(Forwarder, SendsACommandOnToTheOwnerOnceAndRelaysItsAnswer) {
   EXPECT_EQ(res->get_header_value("ETag"), "\"4\"");
 }
 
+TEST(Forwarder, AForwardCarriesADeadlineThatExpiresAfterStartWithin) {
+  httplib::Request seen;
+  Router owner_routes;
+  owner_routes.add("POST", "/pets/{petId}",
+                   [&](const httplib::Request& req, httplib::Response& res, const PathParams&) {
+                     seen = req;
+                     send_json(res, 200, "{}");
+                   });
+  Replica owner(owner_routes);
+  Router routes;
+  routes.add("POST", "/pets/{petId}", [&](const httplib::Request&, httplib::Response&, const PathParams&) {
+    throw es::Error(es::Errc::NotOwner, "not here").with_owner_hint(owner.url());
+  });
+  const Forwarder forwarder({.start_within = std::chrono::seconds(2), .self = "http://replica-a"});
+  forward_to_owner(routes, forwarder);
+  Replica replica(routes);
+
+  httplib::Client client(replica.url());
+  const auto sent = std::chrono::system_clock::now();
+  // A client's own deadline header is not relayed: the forwarder sets it.
+  const auto res = client.Post("/pets/7", {{Forwarder::kDeadlineHeader, "99999999999999"}}, "{}",
+                               "application/json");
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200);
+  EXPECT_EQ(seen.get_header_value_count(Forwarder::kDeadlineHeader), 1U);
+  EXPECT_FALSE(Forwarder::expired(seen, sent));
+  EXPECT_FALSE(Forwarder::expired(seen, sent + std::chrono::milliseconds(1500)));
+  EXPECT_TRUE(Forwarder::expired(seen, std::chrono::system_clock::now() + std::chrono::milliseconds(2001)));
+
+  // And a relayed reaction step (send) carries one too.
+  Router step_routes;
+  step_routes.add("POST", "/internal/reactions/{purpose}",
+                  [&](const httplib::Request& req, httplib::Response& answer, const PathParams&) {
+                    seen = req;
+                    answer.status = 204;
+                  });
+  Replica step_owner(step_routes);
+  EXPECT_EQ(forwarder.send(step_owner.url(), "/internal/reactions/x", "r", "text/plain"), 204);
+  EXPECT_FALSE(Forwarder::expired(seen, std::chrono::system_clock::now()));
+  EXPECT_TRUE(Forwarder::expired(seen, std::chrono::system_clock::now() + std::chrono::seconds(3)));
+}
+
+TEST(Forwarder, OnlyAForwardedRequestExpiresAndABadDeadlineCountsAsPassed) {
+  const auto now = std::chrono::system_clock::now();
+  const auto ms = [](std::chrono::system_clock::time_point t) {
+    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count());
+  };
+  httplib::Request req;
+  req.set_header(Forwarder::kDeadlineHeader, ms(now - std::chrono::seconds(1)));
+  EXPECT_FALSE(Forwarder::expired(req, now)) << "not forwarded: a client's header means nothing";
+  req.set_header(Forwarder::kForwardedHeader, "http://peer");
+  EXPECT_TRUE(Forwarder::expired(req, now));
+  for (const char* bad : {"", "soon", "12x", "-", "99999999999999999999999"}) {
+    httplib::Request r;
+    r.set_header(Forwarder::kForwardedHeader, "http://peer");
+    r.set_header(Forwarder::kDeadlineHeader, bad);
+    EXPECT_TRUE(Forwarder::expired(r, now)) << '"' << bad << '"';
+  }
+  httplib::Request fresh;
+  fresh.set_header(Forwarder::kForwardedHeader, "http://peer");
+  EXPECT_FALSE(Forwarder::expired(fresh, now)) << "no deadline: a peer of an older build";
+  fresh.set_header(Forwarder::kDeadlineHeader, ms(now + std::chrono::seconds(1)));
+  EXPECT_FALSE(Forwarder::expired(fresh, now));
+}
+
 TEST(Forwarder, NeverForwardsTwiceAndAnswersItselfWhenTheOwnerIsGone) {
   // Two replicas that each name the other as the owner: one hop, then 503.
   Router a_routes;
