@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <concepts>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <optional>
@@ -56,7 +59,25 @@ inline constexpr std::int64_t kIdClasses = 4;
 // commands run on the replica that owns the aggregate's partition, decide
 // from the state that replica folded from the partition itself (never from
 // Redis), and append in its epoch. The write path every service shares:
-// hold the partition, read the folded state, decide, append, fold in.
+// hold the partition, read the folded state, decide, send, fold in.
+//
+// Group commit (docs/performance.md). A command holds its partition only
+// to decide and send; its event is folded in at once, so the next command
+// on the partition decides on it without waiting for the log, and the
+// events sent meanwhile travel to the broker and are read back together.
+// What keeps the log a valid sequence:
+//   - one aggregate has one event on its way at a time: a command on an
+//     aggregate whose last event has no delivery report yet waits for it,
+//     so no record can land after one of the same aggregate that failed
+//     (librdkafka keeps order within a partition, but a failed record does
+//     not stop the ones after it);
+//   - a command is answered only once the partition is read back through
+//     the last event its decision rests on (its own, or the aggregate's
+//     last), with no newer claim before it: a decision on an event that
+//     turns out fenced is fenced too, being later in the same epoch;
+//   - a record without a delivery report, or not read back, gives up the
+//     epoch (release_partition): the fold, which holds it, is dropped and
+//     built again from the log by the next claim.
 template <AggregateTraits Traits>
 class AggregateWriter final : public Ownership::State {
  public:
@@ -69,9 +90,9 @@ class AggregateWriter final : public Ownership::State {
     const AggregateState& state;
     std::int64_t version;
   };
-  // What a command decides: the events to append (none is fine); throws a
-  // domain error to refuse.
-  using Decide = std::function<std::vector<Event>(const Current&)>;
+  // What a command decides: the event to append, or none; throws a domain
+  // error to refuse. One event at most: an aggregate has one on its way.
+  using Decide = std::function<std::optional<Event>(const Current&)>;
 
   AggregateWriter(kafka::Producer& producer, OwnerLog::Settings settings, OwnerHints* hints = nullptr)
       : log_(producer, std::move(settings), *this, hints) {}
@@ -83,7 +104,9 @@ class AggregateWriter final : public Ownership::State {
 
   // Connects: learns the partitions, joins the group, claims its share.
   void start() {
-    partitions_.resize(static_cast<size_t>(log_.open()));
+    const auto n = static_cast<size_t>(log_.open());
+    partitions_.resize(n);
+    std::vector<std::condition_variable>(n).swap(changed_);
     log_.start();
   }
 
@@ -103,8 +126,13 @@ class AggregateWriter final : public Ownership::State {
   // not acknowledged (the partition is then claimed anew, so a late
   // append of this epoch never counts).
   Outcome execute(std::int64_t id, const Decide& decide) {
-    auto held = log_.hold(log_.partition_of(std::to_string(id)));
-    return run(held, id, decide, {});
+    const auto p = log_.partition_of(std::to_string(id));
+    for (;;) {
+      auto held = log_.hold(p);
+      if (auto out = attempt(held, id, decide, {})) {
+        return std::move(*out);
+      }
+    }
   }
 
   // A new aggregate: an id no aggregate of any kind has had, from an owned
@@ -117,24 +145,28 @@ class AggregateWriter final : public Ownership::State {
   // digest (kRequestHeader), so the owner's fold knows whether the request
   // already created its aggregate. A repeat then appends nothing and
   // answers with that aggregate as it is now.
-  Outcome create(const std::string& request, const std::function<std::vector<Event>(std::int64_t)>& decide) {
-    auto held = request.empty() ? hold_any() : log_.hold(log_.partition_of(request));
-    auto& part = partitions_[static_cast<size_t>(held.partition())];
-    if (!request.empty()) {
-      if (const auto it = part.requests.find(request); it != part.requests.end()) {
-        const auto& a = part.aggregates.at(it->second);
-        return {it->second, a.state, a.version, {}};
+  Outcome create(const std::string& request, const std::function<Event(std::int64_t)>& decide) {
+    for (;;) {
+      auto held = request.empty() ? hold_any() : log_.hold(log_.partition_of(request));
+      auto& part = partitions_[static_cast<size_t>(held.partition())];
+      std::optional<Outcome> out;
+      if (const auto it = request.empty() ? part.requests.end() : part.requests.find(request);
+          it != part.requests.end()) {
+        out = attempt(held, it->second, [](const Current&) { return std::optional<Event>(); }, request);
+      } else {
+        auto id = std::max(part.max_id + 1, kFirstFoldedId);
+        while (id % kIdClasses != Traits::kIdClass || log_.partition_of(std::to_string(id)) != held.partition()) {
+          ++id;
+        }
+        if (id > kLastFoldedId) {
+          throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
+        }
+        out = attempt(held, id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request);
+      }
+      if (out) {
+        return std::move(*out);
       }
     }
-    auto id = std::max(part.max_id + 1, kFirstFoldedId);
-    while (id % kIdClasses != Traits::kIdClass || log_.partition_of(std::to_string(id)) != held.partition()) {
-      ++id;
-    }
-    if (id > kLastFoldedId) {
-      throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
-    }
-    return run(
-        held, id, [&](const Current&) { return decide(id); }, request);
   }
 
   [[nodiscard]] std::vector<std::int32_t> owned() const { return log_.owned(); }
@@ -145,7 +177,11 @@ class AggregateWriter final : public Ownership::State {
   // Ownership::State: the partition's fold, under its lock.
   void forget(std::int32_t p) override {
     const auto lock = log_.lock(p);
-    partitions_[static_cast<size_t>(p)] = {};
+    auto& part = partitions_[static_cast<size_t>(p)];
+    const auto generation = part.generation + 1;
+    part = {};
+    part.generation = generation;
+    changed_[static_cast<size_t>(p)].notify_all();
   }
   void fold(std::int32_t p, const kafka::Message& m) override {
     const auto lock = log_.lock(p);
@@ -156,12 +192,20 @@ class AggregateWriter final : public Ownership::State {
   struct Aggregate {
     AggregateState state{};
     std::int64_t version = 0;
+    // Its last event is sent and has no delivery report yet.
+    bool sending = false;
+    // Where its last event sent in this epoch is (-1: none; the claim read
+    // the partition through everything before).
+    std::int64_t last_offset = -1;
   };
   struct Partition {
     std::map<std::int64_t, Aggregate> aggregates;
     std::int64_t max_id = 0;  // the highest id the partition has seen
     // Which aggregate each creating request (kRequestHeader) created.
     std::unordered_map<std::string, std::int64_t> requests;
+    // Counts forget(): what a command learns after letting go of the lock
+    // is kept only if the fold it came from is still the partition's.
+    std::uint64_t generation = 0;
   };
 
   // Folds one record that counts into its partition's state; the caller
@@ -205,45 +249,119 @@ class AggregateWriter final : public Ownership::State {
     return log_.hold(owned[next_partition_++ % owned.size()]);
   }
 
-  Outcome run(OwnerLog::Held& held, std::int64_t id, const Decide& decide, const std::string& request) {
-    auto& part = partitions_[static_cast<size_t>(held.partition())];
+  // Reads the partition back through `offset` (without the lock), giving
+  // up the epoch when that fails.
+  static void confirm(OwnerLog::Held& held, std::int64_t offset) {
+    try {
+      held.confirm(offset);
+    } catch (...) {
+      held.relock();
+      held.release_partition();
+      held.unlock();
+      throw;
+    }
+  }
+
+  // One try of a command on aggregate `id` of the held partition; nullopt
+  // when its last event was on its way (after a short wait: the caller
+  // holds the partition again, which may have moved meanwhile).
+  std::optional<Outcome> attempt(OwnerLog::Held& held, std::int64_t id, const Decide& decide,
+                                 const std::string& request) {
+    const auto p = static_cast<size_t>(held.partition());
+    auto& part = partitions_[p];
+    const auto it = part.aggregates.find(id);
+    if (it != part.aggregates.end() && it->second.sending) {
+      held.wait(changed_[p], std::chrono::milliseconds(100));
+      return std::nullopt;
+    }
     // Nothing is kept of a command that appends nothing: a client asking
     // about ids that do not exist neither grows the fold nor moves the ids.
-    std::vector<Event> events;
-    const auto it = part.aggregates.find(id);
-    if (it != part.aggregates.end()) {
-      events = decide(Current{it->second.state, it->second.version});
-    } else {
-      const Aggregate none{};
-      events = decide(Current{none.state, none.version});
-    }
-    if (events.empty()) {
-      return it == part.aggregates.end() ? Outcome{id, {}, 0, {}}
-                                         : Outcome{id, it->second.state, it->second.version, {}};
-    }
-    auto& a = part.aggregates[id];
-    std::vector<Appended> out;
+    const auto last_offset = it == part.aggregates.end() ? -1 : it->second.last_offset;
+    std::optional<Event> event;
     try {
-      for (const auto& e : events) {
-        auto p = Traits::parts(e);
-        // The read-back folds the event in (and the request with it), as
-        // every reader will count it: the state is the log's, not a guess.
-        out.push_back(held.append({log_.topic(), std::move(p.type), std::to_string(id), a.version + 1,
-                                   std::move(p.data), p.schema_version},
-                                  request, [&part](const kafka::Message& m) { fold_record(part, m); }));
+      if (it != part.aggregates.end()) {
+        event = decide(Current{it->second.state, it->second.version});
+      } else {
+        const Aggregate none{};
+        event = decide(Current{none.state, none.version});
       }
     } catch (...) {
-      // The last append may be in the log, unacknowledged; deciding again on
+      // A refusal rests on the fold as much as a change does.
+      held.unlock();
+      if (last_offset >= 0) {
+        confirm(held, last_offset);
+      }
+      throw;
+    }
+    if (!event) {
+      if (it == part.aggregates.end()) {
+        return Outcome{id, {}, 0, {}};
+      }
+      Outcome out{id, it->second.state, it->second.version, {}};
+      held.unlock();
+      if (last_offset >= 0) {
+        confirm(held, last_offset);
+      }
+      return out;
+    }
+
+    auto& a = part.aggregates[id];
+    auto parts = Traits::parts(*event);
+    const auto version = a.version + 1;
+    std::optional<OwnerLog::Sending> sending;
+    try {
+      sending.emplace(held.send(
+          {log_.topic(), std::move(parts.type), std::to_string(id), version, std::move(parts.data),
+           parts.schema_version},
+          request));
+    } catch (const Error&) {
+      held.release_partition();  // fenced: claim anew
+      throw;
+    }
+    // Folded in at once: the next command on the partition decides on it.
+    Traits::evolve(a.state, *event, version, sending->envelope.time);
+    a.version = version;
+    a.sending = true;
+    part.max_id = std::max(part.max_id, id);
+    if (!request.empty()) {
+      part.requests.emplace(request, id);
+    }
+    Outcome out{id, a.state, version, {}};
+    const auto generation = part.generation;
+    held.unlock();
+
+    std::optional<kafka::Position> at;
+    std::exception_ptr failure;
+    try {
+      at = sending->sent.wait();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    held.relock();
+    if (part.generation == generation) {
+      auto& sent = part.aggregates[id];
+      sent.sending = false;
+      if (at) {
+        sent.last_offset = at->offset;
+      }
+    }
+    changed_[p].notify_all();
+    if (failure) {
+      // The record may be in the log, unacknowledged; deciding again on
       // this fold could give its version twice in one epoch. A new claim
       // fences it, and its fold says whether it landed.
       held.release_partition();
-      throw;
+      std::rethrow_exception(failure);
     }
-    return {id, a.state, a.version, std::move(out)};
+    held.unlock();
+    confirm(held, at->offset);
+    out.appended.push_back({log_.topic(), std::move(sending->envelope), *at});
+    return out;
   }
 
   OwnerLog log_;
   std::vector<Partition> partitions_;  // each under its partition's lock (OwnerLog)
+  std::vector<std::condition_variable> changed_;  // an aggregate's event got its report; a fold was dropped
   std::atomic<std::size_t> next_partition_{0};
 };
 

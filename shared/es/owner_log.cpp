@@ -113,15 +113,18 @@ OwnerLog::Held OwnerLog::hold(std::int32_t p) {
   throw e;
 }
 
-Appended OwnerLog::Held::append(const NewEvent& event, const std::string& request,
-                                const std::function<void(const kafka::Message&)>& fold) {
+OwnerLog::Sending OwnerLog::Held::send(const NewEvent& event, const std::string& request) {
   auto e = new_envelope(event, log_->settings_.source);
   auto record = events::to_record(event.topic, e);
   if (!request.empty()) {
     record.headers.push_back({std::string(kRequestHeader), request});
   }
-  const auto position = writer_->append(std::move(record), &fold);
-  return {event.topic, std::move(e), position};
+  auto sent = writer_->send(std::move(record));
+  return {std::move(e), std::move(sent)};
+}
+
+bool OwnerLog::Held::current() const {
+  return log_->ownership_.writer(partition_) == writer_;
 }
 
 void OwnerLog::Held::release_partition() {

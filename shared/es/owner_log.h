@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -28,7 +29,8 @@ inline constexpr std::string_view kRequestHeader = "petstore_request";
 // on a thread of its own, one lock per partition, and appends stamped with
 // the owner's epoch and acknowledged only once read back
 // (es::PartitionWriter). The part of the single writer that knows nothing
-// of any aggregate; es::AggregateWriter adds the aggregate's fold.
+// of any aggregate; es::AggregateWriter adds the aggregate's fold and
+// decides what may be sent before what was sent is acknowledged.
 class OwnerLog {
  public:
   struct Settings {
@@ -65,22 +67,39 @@ class OwnerLog {
   // thread folds into, may go after this.
   void stop();
 
-  // Holds partition `p`'s lock for as long as it lives, with p's writer.
+  // An event on its way: sent in the owner's epoch, not yet acknowledged.
+  struct Sending {
+    events::Envelope envelope;
+    kafka::Producer::Sent sent;
+  };
+
+  // Holds partition `p`'s lock, with p's writer, until it is unlocked or
+  // goes. The writer stays with it after unlock(): what was sent through it
+  // is confirmed through it, whoever owns the partition by then.
   class Held {
    public:
     [[nodiscard]] std::int32_t partition() const { return partition_; }
-    // Appends `event` in the owner's epoch, with `request` (kRequestHeader)
-    // unless it is empty; returns it once read back. `fold` gets every
-    // record that counts as it is read back, the event itself included
-    // (PartitionWriter::append), under this partition's lock.
-    // Throws es::Error(Fenced) when the partition has a newer owner, and
-    // kafka::Unavailable when the broker does not answer.
-    Appended append(const NewEvent& event, const std::string& request,
-                    const std::function<void(const kafka::Message&)>& fold);
+    // Stamps `event` with the owner's epoch and `request` (kRequestHeader)
+    // unless it is empty, and sends it without waiting. Throws
+    // es::Error(Fenced) when the writer has seen a newer claim, and
+    // kafka::Unavailable when the producer refuses it.
+    Sending send(const NewEvent& event, const std::string& request);
+    // Confirms what `send` sent once its delivery report says where it is:
+    // the partition read up to there, with no newer claim before it
+    // (PartitionWriter::confirm). Call without the lock. Throws as
+    // PartitionWriter::confirm does.
+    void confirm(std::int64_t offset) { writer_->confirm(offset); }
     // Gives up this epoch after an append that was not acknowledged: the
     // partition is claimed anew (and folded again) before its next command,
     // so an append of this epoch that lands late never counts.
     void release_partition();
+    // Whether the writer is still the partition's: not released, not moved.
+    [[nodiscard]] bool current() const;
+
+    // The partition's lock: waits on `cv` with it let go, for at most `timeout`.
+    void wait(std::condition_variable& cv, std::chrono::milliseconds timeout) { cv.wait_for(lock_, timeout); }
+    void unlock() { lock_.unlock(); }
+    void relock() { lock_.lock(); }
 
    private:
     friend class OwnerLog;

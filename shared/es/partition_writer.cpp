@@ -37,8 +37,9 @@ EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
     }
     read_ = m->offset + 1;
     verdict = rule_.next(fence_headers(*m));
-    if (verdict == EpochRule::Verdict::Claimed && epoch_ != 0 && rule_.current() != epoch_) {
-      fenced_ = true;  // someone claimed after this writer did
+    if (verdict == EpochRule::Verdict::Claimed && epoch_ != 0 && rule_.current() != epoch_ && !fenced_) {
+      fenced_from_ = m->offset;  // someone claimed after this writer did
+      fenced_ = true;
     }
     if (verdict == EpochRule::Verdict::Counts && fold != nullptr) {
       (*fold)(*m);
@@ -48,6 +49,7 @@ EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
 }
 
 std::int64_t PartitionWriter::claim(const std::function<void(const kafka::Message&)>& fold) {
+  const std::lock_guard lock(read_mutex_);
   // Every claim so far, so the new one is above them all.
   const auto end = reader_.end(static_cast<int>(settings_.read_timeout.count()));
   if (end > read_) {
@@ -63,6 +65,7 @@ std::int64_t PartitionWriter::claim(const std::function<void(const kafka::Messag
   // folded too; a claim among them beats this one.
   epoch_ = 0;
   fenced_ = false;
+  fenced_from_ = std::numeric_limits<std::int64_t>::max();
   if (read_through(at.offset, &fold) != EpochRule::Verdict::Claimed || rule_.current() != epoch) {
     fenced_ = true;
     throw fenced(settings_, epoch);
@@ -71,18 +74,30 @@ std::int64_t PartitionWriter::claim(const std::function<void(const kafka::Messag
   return epoch;
 }
 
-kafka::Position PartitionWriter::append(kafka::Record record,
-                                        const std::function<void(const kafka::Message&)>* fold) {
+kafka::Producer::Sent PartitionWriter::send(kafka::Record record) {
   if (epoch_ == 0 || fenced_) {
     throw fenced(settings_, epoch_);
   }
   record.headers.push_back({std::string(kEpochHeader), std::to_string(epoch_)});
-  const auto at = producer_.append_to(record, settings_.partition);
-  const auto verdict = read_through(at.offset, fold);
-  if (fenced_ || verdict != EpochRule::Verdict::Counts) {
-    fenced_ = true;
+  return producer_.send_to(record, settings_.partition);
+}
+
+void PartitionWriter::confirm(std::int64_t offset, const std::function<void(const kafka::Message&)>* fold) {
+  const std::lock_guard lock(read_mutex_);
+  if (read_ <= offset) {
+    read_through(offset, fold);
+  }
+  // Stamped with this writer's epoch, the record counts unless a later
+  // claim came before it (EpochRule).
+  if (offset >= fenced_from_) {
     throw fenced(settings_, epoch_);
   }
+}
+
+kafka::Position PartitionWriter::append(kafka::Record record,
+                                        const std::function<void(const kafka::Message&)>* fold) {
+  const auto at = send(std::move(record)).wait();
+  confirm(at.offset, fold);
   return at;
 }
 

@@ -2,7 +2,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <atomic>
 #include <functional>
+#include <limits>
+#include <mutex>
 #include <string>
 
 #include "es/epoch.h"
@@ -52,11 +55,21 @@ class PartitionWriter {
   // Throws kafka::Unavailable when the broker does not answer.
   // `fold`, when given, gets every record read back that counts, this one
   // included, so the owner's state is what every reader counts (a record
-  // stamped with this epoch by anyone else too).
+  // stamped with this epoch by anyone else too). send, then confirm.
   kafka::Position append(kafka::Record record,
                          const std::function<void(const kafka::Message&)>* fold = nullptr);
 
-  [[nodiscard]] std::int64_t epoch() const { return epoch_; }
+  // The two halves of append, for an owner that sends the next record
+  // before the last is read back (es::AggregateWriter: one round trip for
+  // all the records sent meanwhile). send stamps `record` with this
+  // writer's epoch and hands it to the producer: es::Error(Fenced) once a
+  // later claim was seen, kafka::Unavailable if the producer refuses it.
+  // confirm reads the partition up to `offset` (unless another caller
+  // already has) and throws es::Error(Fenced) when a later claim comes
+  // before it: the record there does not count. Both may be called from
+  // any thread, beside each other.
+  kafka::Producer::Sent send(kafka::Record record);
+  void confirm(std::int64_t offset, const std::function<void(const kafka::Message&)>* fold = nullptr);
 
  private:
   // Reads up to and including `offset`, applying the rule; `fold`, when
@@ -67,11 +80,15 @@ class PartitionWriter {
 
   kafka::Producer& producer_;
   Settings settings_;
+  std::mutex read_mutex_;  // guards the reader, read_, rule_ and fenced_from_
   kafka::PartitionReader reader_;
   EpochRule rule_;
   std::int64_t read_ = 0;   // the next offset the reader hands over
-  std::int64_t epoch_ = 0;  // this writer's, 0 before a claim
-  bool fenced_ = false;
+  std::int64_t epoch_ = 0;  // this writer's, 0 before a claim (set before the writer is shared)
+  // Where a later claim than this writer's was read: nothing of this
+  // writer's from there on counts.
+  std::int64_t fenced_from_ = std::numeric_limits<std::int64_t>::max();
+  std::atomic<bool> fenced_{false};
 };
 
 }  // namespace petstore::es

@@ -116,22 +116,29 @@ Position Producer::append(const Record& record) {
   return append_to(record, partition_for(record.topic, record.key));
 }
 
-Position Producer::append_to(const Record& record, std::int32_t partition) {
+Producer::Sent Producer::send_to(const Record& record, std::int32_t partition) {
   auto delivery = std::make_unique<Delivery>();
-  auto result = delivery->done.get_future();
+  auto report = delivery->done.get_future();
   const auto err = enqueue(rk_.get(), record, partition, delivery.get());
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     throw Unavailable(std::string("kafka produce: ") + rd_kafka_err2str(err), false);
   }
   static_cast<void>(delivery.release());  // now owned by on_delivery
-  if (result.wait_for(report_deadline_) != std::future_status::ready) {
+  return {std::move(report), std::chrono::steady_clock::now() + report_deadline_};
+}
+
+Position Producer::Sent::wait() {
+  if (report_.wait_until(deadline_) != std::future_status::ready) {
     // The report is late beyond what librdkafka's timers explain (a stalled
     // process?). The record may still be written: say so, so the caller
-    // treats the outcome as unknown. `delivery` is freed when it comes.
-    throw Unavailable(
-        "kafka produce: no delivery report within " + std::to_string(report_deadline_.count()) + " ms", true);
+    // treats the outcome as unknown. The Delivery is freed when it comes.
+    throw Unavailable("kafka produce: no delivery report by its deadline", true);
   }
-  return result.get();
+  return report_.get();
+}
+
+Position Producer::append_to(const Record& record, std::int32_t partition) {
+  return send_to(record, partition).wait();
 }
 
 std::int64_t Producer::end_offset(const std::string& topic, std::int32_t partition, int timeout_ms) {

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <mutex>
 #include <string>
@@ -66,6 +67,26 @@ class Producer {
   ~Producer();
   Producer(const Producer&) = delete;
   Producer& operator=(const Producer&) = delete;
+
+  // A record handed to librdkafka, its delivery report still to come.
+  class Sent {
+   public:
+    // Blocks until the report; the same rules as append's.
+    Position wait();
+
+   private:
+    friend class Producer;
+    Sent(std::future<Position> report, std::chrono::steady_clock::time_point deadline)
+        : report_(std::move(report)), deadline_(deadline) {}
+    std::future<Position> report_;
+    std::chrono::steady_clock::time_point deadline_;
+  };
+
+  // Hands `record` to librdkafka for `partition` without waiting: the
+  // writer of a partition sends several before the first report, so they
+  // travel in one request (es::PartitionWriter). Throws Unavailable when
+  // librdkafka refuses it (nothing was sent).
+  Sent send_to(const Record& record, std::int32_t partition);
 
   // Appends one record and blocks until the broker acknowledges it. Throws
   // Unavailable on failure, and, possibly persisted, when no report came

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -66,11 +67,14 @@ class AggregateWriterTest : public ::testing::Test {
  protected:
   AggregateWriterTest() { create_topic(topic_, kPartitions); }
 
-  std::unique_ptr<Writer> replica(const std::string& name) {
+  // `fetch_wait_max_ms`: how long the local broker holds a read-back's
+  // empty fetch (PartitionWriter::Settings).
+  std::unique_ptr<Writer> replica(const std::string& name, int fetch_wait_max_ms = 10) {
     hints_.push_back(std::make_unique<es::OwnerHints>(pool_, hints_key_));
     auto w = std::make_unique<Writer>(producer_,
                                       es::OwnerLog::Settings{Stack::get().kafka_brokers, group_, topic_, name,
-                                                             "/test/counters", 50ms, "http://" + name},
+                                                             "/test/counters", 50ms, "http://" + name,
+                                                             fetch_wait_max_ms},
                                       hints_.back().get());
     w->start();
     return w;
@@ -99,7 +103,7 @@ class AggregateWriterTest : public ::testing::Test {
   static std::int64_t add(const std::vector<Writer*>& replicas, std::int64_t id, std::int64_t n) {
     for (auto* r : replicas) {
       try {
-        const auto done = r->execute(id, [&](const Writer::Current&) { return std::vector<Added>{{id, n}}; });
+        const auto done = r->execute(id, [&](const Writer::Current&) { return Added{id, n}; });
         return done.appended.at(0).envelope.version;
       } catch (const es::Error& e) {
         if (e.code() != es::Errc::NotOwner) {
@@ -132,7 +136,7 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
     try {
       a->execute(probe, [](const Writer::Current& c) {
         EXPECT_EQ(c.version, 0);
-        return std::vector<Added>{};
+        return std::optional<Added>();
       });
     } catch (const es::Error& e) {
       EXPECT_EQ(e.code(), es::Errc::NotOwner);
@@ -144,7 +148,7 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   std::set<std::int64_t> ids;
   for (int i = 0; i < 8; ++i) {
     const auto created = a->create("", [](std::int64_t fresh_id) {
-      return std::vector<Added>{{fresh_id, 1}};
+      return Added{fresh_id, 1};
     });
     EXPECT_GE(created.id, es::kFirstFoldedId);
     EXPECT_LT(created.id, es::kFirstFoldedId + 1000);
@@ -166,7 +170,7 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   for (int i = 0; i < 64 && request.empty(); ++i) {
     try {
       const auto first = a->create(base + std::to_string(i), [](std::int64_t fresh_id) {
-        return std::vector<Added>{{fresh_id, 7}};
+        return Added{fresh_id, 7};
       });
       ASSERT_EQ(first.appended.size(), 1U);
       request = base + std::to_string(i);
@@ -180,7 +184,7 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   EXPECT_EQ(add({request_owner}, requested, 3), 2);
   const auto again = request_owner->create(request, [](std::int64_t fresh_id) {
     ADD_FAILURE() << "a repeated request decided again";
-    return std::vector<Added>{{fresh_id, 7}};
+    return Added{fresh_id, 7};
   });
   EXPECT_EQ(again.id, requested);
   EXPECT_TRUE(again.appended.empty());
@@ -190,7 +194,7 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   // Only the owner runs a command on it; elsewhere the error says where
   // the owner answers (the hint it recorded when it claimed).
   try {
-    b->execute(id, [](const Writer::Current&) { return std::vector<Added>{}; });
+    b->execute(id, [](const Writer::Current&) { return std::optional<Added>(); });
     ADD_FAILURE() << "b ran a command on a's partition";
   } catch (const es::Error& e) {
     EXPECT_EQ(e.code(), es::Errc::NotOwner);
@@ -204,7 +208,7 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   a->execute(id, [&](const Writer::Current& c) {
     seen_total = c.state.total;
     seen_version = c.version;
-    return std::vector<Added>{};
+    return std::optional<Added>();
   });
   EXPECT_EQ(seen_total, 11);
   EXPECT_EQ(seen_version, 2);
@@ -215,7 +219,7 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   b->execute(id, [&](const Writer::Current& c) {
     seen_total = c.state.total;
     seen_version = c.version;
-    return std::vector<Added>{{id, 100}};
+    return Added{id, 100};
   });
   EXPECT_EQ(seen_total, 11);
   EXPECT_EQ(seen_version, 2);
@@ -223,13 +227,13 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
     EXPECT_GE(add({b.get()}, other, 1), 2);
   }
   // b's new ids stay above every id the partitions have seen.
-  const auto fresh = b->create("", [](std::int64_t fresh_id) { return std::vector<Added>{{fresh_id, 1}}; });
+  const auto fresh = b->create("", [](std::int64_t fresh_id) { return Added{fresh_id, 1}; });
   EXPECT_FALSE(ids.contains(fresh.id));
   EXPECT_NE(fresh.id, requested);
   // And b knows the request from the log alone (its header), not from a.
   const auto repeated = b->create(request, [](std::int64_t fresh_id) {
     ADD_FAILURE() << "a request created before the takeover decided again";
-    return std::vector<Added>{{fresh_id, 7}};
+    return Added{fresh_id, 7};
   });
   EXPECT_EQ(repeated.id, requested);
   EXPECT_TRUE(repeated.appended.empty());
@@ -251,13 +255,87 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   }
 }
 
+// Group commit: a command holds its partition only to decide and send, so
+// the commands on one partition decide while earlier ones are still being
+// read back, and share that read-back. One aggregate's events still go
+// one at a time (each sent once the last has its delivery report). The
+// read-back is made slow here (the broker holds an empty fetch 200 ms), so
+// commands that ran one at a time would never overlap.
+TEST_F(AggregateWriterTest, CommandsOnAPartitionDecideWhileEarlierOnesAreReadBackAndTheLogKeepsEveryVersion) {
+  auto a = replica("a", 200);
+  ASSERT_TRUE(all_owned({a.get()}));
+  // Five counters in partition 0: one hot, four more.
+  std::vector<std::int64_t> ids;
+  for (std::int64_t id = 1; ids.size() < 5; ++id) {
+    if (producer_.partition_for(topic_, std::to_string(id)) == 0) {
+      ids.push_back(id);
+    }
+  }
+  const auto hot = ids[0];
+  std::mutex mu;
+  int decided_not_returned = 0;
+  int most_at_once = 0;
+  std::map<std::int64_t, int> added;
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 8; ++t) {
+    clients.emplace_back([&, t] {
+      for (int i = 0; i < 10; ++i) {
+        const auto id = i % 2 == 0 ? hot : ids[1 + static_cast<size_t>(t) % 4];
+        try {
+          const auto done = a->execute(id, [&](const Writer::Current&) {
+            const std::lock_guard lock(mu);
+            most_at_once = std::max(most_at_once, ++decided_not_returned);
+            return Added{id, 1};
+          });
+          EXPECT_EQ(done.appended.size(), 1U);
+          const std::lock_guard lock(mu);
+          --decided_not_returned;
+          ++added[id];
+        } catch (const std::exception& e) {
+          ADD_FAILURE() << e.what();
+          const std::lock_guard lock(mu);
+          --decided_not_returned;
+        }
+      }
+    });
+  }
+  for (auto& c : clients) {
+    c.join();
+  }
+  EXPECT_GE(most_at_once, 4) << "commands on one partition ran one at a time";
+  // The fold and the log agree: every counter's total, versions 1..n.
+  for (const auto id : ids) {
+    std::int64_t total = -1;
+    a->execute(id, [&](const Writer::Current& c) {
+      total = c.state.total;
+      return std::optional<Added>();
+    });
+    EXPECT_EQ(total, added[id]) << id;
+  }
+  EXPECT_EQ(added[hot], 40);
+  std::map<std::string, std::vector<std::int64_t>> versions;
+  es::Fences fences;
+  for (const auto& m : read_topic(topic_)) {
+    if (fences.next(m) == es::EpochRule::Verdict::Counts) {
+      versions[m.key].push_back(events::parse_sequence(*m.header("ce_sequence")));
+    }
+  }
+  for (const auto id : ids) {
+    const auto& v = versions[std::to_string(id)];
+    ASSERT_EQ(v.size(), static_cast<size_t>(added[id])) << id;
+    for (size_t i = 0; i < v.size(); ++i) {
+      EXPECT_EQ(v[i], static_cast<std::int64_t>(i) + 1) << id;
+    }
+  }
+}
+
 // An owner whose append is not acknowledged gives up its epoch: it claims
 // the partition anew and folds it again, so it decides on what the log
 // holds, not on what it believed.
 TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTheOtherWrote) {
   auto a = replica("a");
   ASSERT_TRUE(all_owned({a.get()}));
-  const auto made = a->create("", [](std::int64_t fresh_id) { return std::vector<Added>{{fresh_id, 1}}; });
+  const auto made = a->create("", [](std::int64_t fresh_id) { return Added{fresh_id, 1}; });
   const auto id = made.id;
   const auto p = made.appended.at(0).position.partition;
 
@@ -276,7 +354,7 @@ TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTh
   other.append(events::to_record(topic_, env));
 
   try {
-    a->execute(id, [&](const Writer::Current&) { return std::vector<Added>{{id, 1}}; });
+    a->execute(id, [&](const Writer::Current&) { return Added{id, 1}; });
     FAIL() << "a fenced owner's append was acknowledged";
   } catch (const es::Error& e) {
     EXPECT_EQ(e.code(), es::Errc::Fenced);
@@ -291,7 +369,7 @@ TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTh
       a->execute(id, [&](const Writer::Current& c) {
         seen_total = c.state.total;
         seen_version = c.version;
-        return std::vector<Added>{{id, 100}};
+        return Added{id, 100};
       });
       break;
     } catch (const es::Error& e) {

@@ -21,7 +21,7 @@ OrderCommands::OrderCommands(OrderWriter& writer, const projection::OwnEvents& o
 
 Order OrderCommands::place(const OrderFields& fields, const std::string& request) {
   const auto outcome =
-      writer_.create(request, [&](std::int64_t id) { return std::vector<Event>{decide_place(id, fields)}; });
+      writer_.create(request, [&](std::int64_t id) { return decide_place(id, fields); });
   own_.apply(outcome.appended);
   if (outcome.appended.empty() && outcome.state.status != OrderStatus::Placed) {
     return outcome.state;  // a repeated placement, answered long ago: as the log has it now
@@ -41,15 +41,12 @@ Order OrderCommands::await_outcome(std::int64_t id) {
 }
 
 Order OrderCommands::change(std::int64_t id, const Precondition& precondition, const Decide& decide) {
-  const auto outcome = writer_.execute(id, [&](const OrderWriter::Current& current) -> std::vector<Event> {
+  const auto outcome = writer_.execute(id, [&](const OrderWriter::Current& current) -> std::optional<Event> {
     if (current.version == 0) {
       throw not_found(id);
     }
     precondition(current.version);
-    if (auto event = decide(current.state)) {
-      return {*std::move(event)};
-    }
-    return {};
+    return decide(current.state);
   });
   own_.apply(outcome.appended);
   return outcome.state;

@@ -49,16 +49,13 @@ Category CategoryCommands::answer(const CategoryWriter::Outcome& outcome) {
 
 Category CategoryCommands::create(const CategoryFields& fields, const std::string& request) {
   return answer(writer_.create(
-      request, [&](std::int64_t id) { return std::vector<Event>{decide_create_category(id, fields)}; }));
+      request, [&](std::int64_t id) { return decide_create_category(id, fields); }));
 }
 
 Category CategoryCommands::replace(std::int64_t id, const CategoryFields& fields,
                                    const Precondition& precondition) {
-  return answer(writer_.execute(id, [&](const CategoryWriter::Current& current) -> std::vector<Event> {
-    if (auto event = decide_replace_category(existing(current, id, precondition), fields)) {
-      return {*std::move(event)};
-    }
-    return {};
+  return answer(writer_.execute(id, [&](const CategoryWriter::Current& current) -> std::optional<Event> {
+    return decide_replace_category(existing(current, id, precondition), fields);
   }));
 }
 
@@ -96,7 +93,7 @@ void CategoryCommands::reopen(std::int64_t id) noexcept {
 void CategoryCommands::remove(std::int64_t id, const Precondition& precondition) {
   bool closed = false;
   try {
-    const auto outcome = writer_.execute(id, [&](const CategoryWriter::Current& current) {
+    const auto outcome = writer_.execute(id, [&](const CategoryWriter::Current& current) -> std::optional<Event> {
       auto category = existing(current, id, precondition);
       // Closed to new claims long enough to catch up and append (by Redis'
       // clock, which starts the mark later than this one does): the delete
@@ -114,7 +111,7 @@ void CategoryCommands::remove(std::int64_t id, const Precondition& precondition)
         throw es::Error(es::Errc::Lagging,
                         "the read model took too long to catch up; nothing was written, retry");
       }
-      return std::vector<Event>{event};
+      return event;
     });
     closed = false;  // the delete is in the log: the mark stays until applied or run out
     for (const auto& appended : outcome.appended) {

@@ -61,7 +61,7 @@ Pet PetCommands::create(const PetFields& fields, const std::string& request) {
     return writer_.create(request, [&](std::int64_t id) {
       auto event = decide_create_pet(id, fields);
       claim = write_.claim_category(fields.category_id);
-      return std::vector<Event>{std::move(event)};
+      return event;
     });
   });
   return answer(outcome, claim);
@@ -70,34 +70,28 @@ Pet PetCommands::create(const PetFields& fields, const std::string& request) {
 Pet PetCommands::replace(std::int64_t id, const PetFields& fields, const Precondition& precondition) {
   std::string claim;
   const auto outcome = with_claim(write_, fields.category_id, claim, [&] {
-    return writer_.execute(id, [&](const PetWriter::Current& current) -> std::vector<Event> {
+    return writer_.execute(id, [&](const PetWriter::Current& current) -> std::optional<Event> {
       const auto& pet = existing(current, id, precondition);
       auto event = decide_replace_pet(pet, fields);
-      if (!event) {
-        return {};
-      }
-      if (event->category_id != pet.category_id) {
+      if (event && event->category_id != pet.category_id) {
         claim = write_.claim_category(event->category_id);
       }
-      return {*std::move(event)};
+      return event;
     });
   });
   return answer(outcome, claim);
 }
 
 Pet PetCommands::change_status(std::int64_t id, PetStatus status, const Precondition& precondition) {
-  const auto outcome = writer_.execute(id, [&](const PetWriter::Current& current) -> std::vector<Event> {
-    if (auto event = decide_change_status(existing(current, id, precondition), status)) {
-      return {*event};
-    }
-    return {};
+  const auto outcome = writer_.execute(id, [&](const PetWriter::Current& current) -> std::optional<Event> {
+    return decide_change_status(existing(current, id, precondition), status);
   });
   return answer(outcome, "");
 }
 
 void PetCommands::remove(std::int64_t id, const Precondition& precondition) {
-  const auto outcome = writer_.execute(id, [&](const PetWriter::Current& current) {
-    return std::vector<Event>{decide_delete_pet(existing(current, id, precondition))};
+  const auto outcome = writer_.execute(id, [&](const PetWriter::Current& current) -> std::optional<Event> {
+    return decide_delete_pet(existing(current, id, precondition));
   });
   for (const auto& appended : outcome.appended) {
     write_.apply_own(appended);
