@@ -152,16 +152,19 @@ class AggregateWriter final : public Ownership::State {
       std::optional<Outcome> out;
       if (const auto it = request.empty() ? part.requests.end() : part.requests.find(request);
           it != part.requests.end()) {
-        out = attempt(held, it->second, [](const Current&) { return std::optional<Event>(); }, request);
+        out = attempt(
+            held, it->second, [](const Current&) { return std::optional<Event>(); }, request);
       } else {
         auto id = std::max(part.max_id + 1, kFirstFoldedId);
-        while (id % kIdClasses != Traits::kIdClass || log_.partition_of(std::to_string(id)) != held.partition()) {
+        while (id % kIdClasses != Traits::kIdClass ||
+               log_.partition_of(std::to_string(id)) != held.partition()) {
           ++id;
         }
         if (id > kLastFoldedId) {
           throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
         }
-        out = attempt(held, id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request);
+        out = attempt(
+            held, id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request);
       }
       if (out) {
         return std::move(*out);
@@ -310,10 +313,9 @@ class AggregateWriter final : public Ownership::State {
     const auto version = a.version + 1;
     std::optional<OwnerLog::Sending> sending;
     try {
-      sending.emplace(held.send(
-          {log_.topic(), std::move(parts.type), std::to_string(id), version, std::move(parts.data),
-           parts.schema_version},
-          request));
+      sending.emplace(held.send({log_.topic(), std::move(parts.type), std::to_string(id), version,
+                                 std::move(parts.data), parts.schema_version},
+                                request));
     } catch (const Error&) {
       held.release_partition();  // fenced: claim anew
       throw;
@@ -360,7 +362,7 @@ class AggregateWriter final : public Ownership::State {
   }
 
   OwnerLog log_;
-  std::vector<Partition> partitions_;  // each under its partition's lock (OwnerLog)
+  std::vector<Partition> partitions_;             // each under its partition's lock (OwnerLog)
   std::vector<std::condition_variable> changed_;  // an aggregate's event got its report; a fold was dropped
   std::atomic<std::size_t> next_partition_{0};
 };

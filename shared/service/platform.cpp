@@ -158,9 +158,10 @@ void Platform::add_platform_routes(http::Router& router) {
     if (!http::Forwarder::expired(req, std::chrono::system_clock::now())) {
       return http::Admission::decided(false);
     }
-    http::send_error(res, ApiError(503, codes::kWriterMoving,
-                                   "forwarded too late: the forwarding replica gave up on it; nothing was written")
-                              .retry_after(1));
+    http::send_error(res,
+                     ApiError(503, codes::kWriterMoving,
+                              "forwarded too late: the forwarding replica gave up on it; nothing was written")
+                         .retry_after(1));
     return http::Admission::decided(true);
   });
   // First, so that nothing is answered from a read model that is not a

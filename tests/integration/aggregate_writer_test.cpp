@@ -71,11 +71,11 @@ class AggregateWriterTest : public ::testing::Test {
   // empty fetch (PartitionWriter::Settings).
   std::unique_ptr<Writer> replica(const std::string& name, int fetch_wait_max_ms = 10) {
     hints_.push_back(std::make_unique<es::OwnerHints>(pool_, hints_key_));
-    auto w = std::make_unique<Writer>(producer_,
-                                      es::OwnerLog::Settings{Stack::get().kafka_brokers, group_, topic_, name,
-                                                             "/test/counters", 50ms, "http://" + name,
-                                                             fetch_wait_max_ms},
-                                      hints_.back().get());
+    auto w = std::make_unique<Writer>(
+        producer_,
+        es::OwnerLog::Settings{Stack::get().kafka_brokers, group_, topic_, name, "/test/counters", 50ms,
+                               "http://" + name, fetch_wait_max_ms},
+        hints_.back().get());
     w->start();
     return w;
   }
@@ -147,9 +147,7 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   // partition the creating replica owns; never the same twice.
   std::set<std::int64_t> ids;
   for (int i = 0; i < 8; ++i) {
-    const auto created = a->create("", [](std::int64_t fresh_id) {
-      return Added{fresh_id, 1};
-    });
+    const auto created = a->create("", [](std::int64_t fresh_id) { return Added{fresh_id, 1}; });
     EXPECT_GE(created.id, es::kFirstFoldedId);
     EXPECT_LT(created.id, es::kFirstFoldedId + 1000);
     EXPECT_EQ(created.id % es::kIdClasses, CounterTraits::kIdClass);
@@ -277,6 +275,7 @@ TEST_F(AggregateWriterTest, CommandsOnAPartitionDecideWhileEarlierOnesAreReadBac
   int most_at_once = 0;
   std::map<std::int64_t, int> added;
   std::vector<std::thread> clients;
+  clients.reserve(8);
   for (int t = 0; t < 8; ++t) {
     clients.emplace_back([&, t] {
       for (int i = 0; i < 10; ++i) {

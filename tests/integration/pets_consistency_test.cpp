@@ -227,7 +227,8 @@ TEST_F(PetsConsistency, AnOwnerPausedPastItsSessionIsFencedOrForwardedWhenItResu
   const auto pet_path = "/pets/" + std::to_string(pet);
   // Each command names the pet differently, so the log tells which landed.
   const auto rename = [&](httplib::Client& c, const std::string& name) {
-    return put_json(c, pet_path, R"({"name":")" + name + R"(","categoryId":)" + std::to_string(category) + "}");
+    return put_json(c, pet_path,
+                    R"({"name":")" + name + R"(","categoryId":)" + std::to_string(category) + "}");
   };
 
   kill(d.replica(0).pid(), SIGSTOP);
@@ -304,10 +305,11 @@ TEST_F(PetsConsistency, AnOwnerPausedPastItsSessionIsFencedOrForwardedWhenItResu
   std::vector<std::int64_t> expected(landed.size());
   std::iota(expected.begin(), expected.end(), 1);
   EXPECT_EQ(log.versions.at(pet), expected);
-  std::printf("paused owner's command: %d %s; b: %zu acked, %zu refused, %zu unanswered; %zu landed; "
-              "fenced records in the log: %lld\n",
-              paused_status, paused_body.c_str(), acked.size(), refused.size(), unanswered.size(),
-              landed.size(), static_cast<long long>(log.fenced));
+  std::printf(
+      "paused owner's command: %d %s; b: %zu acked, %zu refused, %zu unanswered; %zu landed; "
+      "fenced records in the log: %lld\n",
+      paused_status, paused_body.c_str(), acked.size(), refused.size(), unanswered.size(), landed.size(),
+      static_cast<long long>(log.fenced));
   expect_read_model_equals_fold(d, log);
 
   // A forward that reaches its owner after the forwarder's deadline is not

@@ -20,8 +20,7 @@ OrderCommands::OrderCommands(OrderWriter& writer, const projection::OwnEvents& o
     : writer_(writer), own_(own), read_(read), outcome_wait_(outcome_wait), settled_(settled) {}
 
 Order OrderCommands::place(const OrderFields& fields, const std::string& request) {
-  const auto outcome =
-      writer_.create(request, [&](std::int64_t id) { return decide_place(id, fields); });
+  const auto outcome = writer_.create(request, [&](std::int64_t id) { return decide_place(id, fields); });
   own_.apply(outcome.appended);
   if (outcome.appended.empty() && outcome.state.status != OrderStatus::Placed) {
     return outcome.state;  // a repeated placement, answered long ago: as the log has it now

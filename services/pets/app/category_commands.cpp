@@ -48,8 +48,7 @@ Category CategoryCommands::answer(const CategoryWriter::Outcome& outcome) {
 }
 
 Category CategoryCommands::create(const CategoryFields& fields, const std::string& request) {
-  return answer(writer_.create(
-      request, [&](std::int64_t id) { return decide_create_category(id, fields); }));
+  return answer(writer_.create(request, [&](std::int64_t id) { return decide_create_category(id, fields); }));
 }
 
 Category CategoryCommands::replace(std::int64_t id, const CategoryFields& fields,
@@ -93,26 +92,27 @@ void CategoryCommands::reopen(std::int64_t id) noexcept {
 void CategoryCommands::remove(std::int64_t id, const Precondition& precondition) {
   bool closed = false;
   try {
-    const auto outcome = writer_.execute(id, [&](const CategoryWriter::Current& current) -> std::optional<Event> {
-      auto category = existing(current, id, precondition);
-      // Closed to new claims long enough to catch up and append (by Redis'
-      // clock, which starts the mark later than this one does): the delete
-      // is in the log before the mark ends.
-      const auto& s = write_.settings();
-      const auto append_by = std::chrono::steady_clock::now() + s.catch_up;
-      close(id, s.catch_up + s.longest_append);
-      closed = true;
-      // A pet whose owner died after appending it is in the log but maybe
-      // not in Redis: count on a read model that has the whole pets topic.
-      write_.catch_up().topic_end(write_.topics().pets, append_by);
-      category.pet_count = write_.read().require_category(id).pet_count;
-      auto event = decide_delete_category(category);
-      if (std::chrono::steady_clock::now() > append_by) {
-        throw es::Error(es::Errc::Lagging,
-                        "the read model took too long to catch up; nothing was written, retry");
-      }
-      return event;
-    });
+    const auto outcome =
+        writer_.execute(id, [&](const CategoryWriter::Current& current) -> std::optional<Event> {
+          auto category = existing(current, id, precondition);
+          // Closed to new claims long enough to catch up and append (by Redis'
+          // clock, which starts the mark later than this one does): the delete
+          // is in the log before the mark ends.
+          const auto& s = write_.settings();
+          const auto append_by = std::chrono::steady_clock::now() + s.catch_up;
+          close(id, s.catch_up + s.longest_append);
+          closed = true;
+          // A pet whose owner died after appending it is in the log but maybe
+          // not in Redis: count on a read model that has the whole pets topic.
+          write_.catch_up().topic_end(write_.topics().pets, append_by);
+          category.pet_count = write_.read().require_category(id).pet_count;
+          auto event = decide_delete_category(category);
+          if (std::chrono::steady_clock::now() > append_by) {
+            throw es::Error(es::Errc::Lagging,
+                            "the read model took too long to catch up; nothing was written, retry");
+          }
+          return event;
+        });
     closed = false;  // the delete is in the log: the mark stays until applied or run out
     for (const auto& appended : outcome.appended) {
       write_.apply_own(appended);

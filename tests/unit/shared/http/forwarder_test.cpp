@@ -76,8 +76,8 @@ TEST(Forwarder, AForwardCarriesADeadlineThatExpiresAfterStartWithin) {
   httplib::Client client(replica.url());
   const auto sent = std::chrono::system_clock::now();
   // A client's own deadline header is not relayed: the forwarder sets it.
-  const auto res = client.Post("/pets/7", {{Forwarder::kDeadlineHeader, "99999999999999"}}, "{}",
-                               "application/json");
+  const auto res =
+      client.Post("/pets/7", {{Forwarder::kDeadlineHeader, "99999999999999"}}, "{}", "application/json");
   ASSERT_TRUE(res);
   ASSERT_EQ(res->status, 200);
   EXPECT_EQ(seen.get_header_value_count(Forwarder::kDeadlineHeader), 1U);
@@ -101,7 +101,8 @@ TEST(Forwarder, AForwardCarriesADeadlineThatExpiresAfterStartWithin) {
 TEST(Forwarder, OnlyAForwardedRequestExpiresAndABadDeadlineCountsAsPassed) {
   const auto now = std::chrono::system_clock::now();
   const auto ms = [](std::chrono::system_clock::time_point t) {
-    return std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count());
+    return std::to_string(
+        std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count());
   };
   httplib::Request req;
   req.set_header(Forwarder::kDeadlineHeader, ms(now - std::chrono::seconds(1)));
