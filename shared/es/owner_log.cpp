@@ -123,10 +123,6 @@ OwnerLog::Sending OwnerLog::Held::send(const NewEvent& event, const std::string&
   return {std::move(e), std::move(sent)};
 }
 
-bool OwnerLog::Held::current() const {
-  return log_->ownership_.writer(partition_) == writer_;
-}
-
 void OwnerLog::Held::release_partition() {
   log_->ownership_.release(partition_, *writer_);
 }

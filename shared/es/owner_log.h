@@ -93,8 +93,6 @@ class OwnerLog {
     // partition is claimed anew (and folded again) before its next command,
     // so an append of this epoch that lands late never counts.
     void release_partition();
-    // Whether the writer is still the partition's: not released, not moved.
-    [[nodiscard]] bool current() const;
 
     // The partition's lock: waits on `cv` with it let go, for at most `timeout`.
     void wait(std::condition_variable& cv, std::chrono::milliseconds timeout) { cv.wait_for(lock_, timeout); }
@@ -113,7 +111,8 @@ class OwnerLog {
   };
 
   // Partition `p`, held; throws es::Error(NotOwner) unless this replica
-  // owns it (never before start()). Commands on one partition run one at a time.
+  // owns it (never before start()). Commands on one partition decide one
+  // at a time; what they sent travels on after they let go (unlock()).
   Held hold(std::int32_t p);
 
   // The lock a fold or a forget of partition `p` takes (es::Ownership::State

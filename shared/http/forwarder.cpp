@@ -83,7 +83,10 @@ std::optional<int> Forwarder::send(const std::string& owner_url, const std::stri
   out.headers.emplace(kDeadlineHeader, deadline());
   out.headers.emplace("Content-Type", content_type);
   out.body = body;
-  const auto result = client_for(owner_url).send(out);
+  auto& client = client_for(owner_url);
+  client.set_read_timeout(settings_.relay_timeout);
+  const auto result = client.send(out);
+  client.set_read_timeout(settings_.read_timeout);
   if (!result) {
     spdlog::warn("sending {} to {} failed: {}", path, owner_url, httplib::to_string(result.error()));
     drop_client(owner_url);

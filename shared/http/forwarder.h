@@ -37,6 +37,10 @@ class Forwarder {
     // that answers 503: the owner began it late (and refused it) or not at
     // all, unless its process froze in the middle of the append itself.
     std::chrono::milliseconds read_timeout{10000};
+    // Bounds a relayed reaction step's answer (send): a step is idempotent
+    // and its reactor retries it, so a paused owner holds the reactor up
+    // this long, not read_timeout.
+    std::chrono::milliseconds relay_timeout{5000};
     std::string self;  // this replica's base URL, named in kForwardedHeader
   };
 

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "es/errc.h"
 #include "http/response.h"
 #include "http/router.h"
@@ -96,6 +99,35 @@ TEST(Forwarder, AForwardCarriesADeadlineThatExpiresAfterStartWithin) {
   EXPECT_EQ(forwarder.send(step_owner.url(), "/internal/reactions/x", "r", "text/plain"), 204);
   EXPECT_FALSE(Forwarder::expired(seen, std::chrono::system_clock::now()));
   EXPECT_TRUE(Forwarder::expired(seen, std::chrono::system_clock::now() + std::chrono::seconds(3)));
+}
+
+TEST(Forwarder, ARelayedStepGivesUpSoonerThanAForwardedCommand) {
+  Router owner_routes;
+  const auto slow = [](const httplib::Request&, httplib::Response& res, const PathParams&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(800));
+    res.status = 204;
+  };
+  owner_routes.add("POST", "/internal/reactions/{purpose}", slow);
+  owner_routes.add("POST", "/pets/{petId}", slow);
+  Replica owner(owner_routes);
+  Router routes;
+  routes.add("POST", "/pets/{petId}", [&](const httplib::Request&, httplib::Response&, const PathParams&) {
+    throw es::Error(es::Errc::NotOwner, "not here").with_owner_hint(owner.url());
+  });
+  const Forwarder forwarder({.read_timeout = std::chrono::seconds(5),
+                             .relay_timeout = std::chrono::milliseconds(200),
+                             .self = "http://replica-a"});
+  forward_to_owner(routes, forwarder);
+  Replica replica(routes);
+
+  // The step is retried by its reactor: no answer within relay_timeout.
+  EXPECT_EQ(forwarder.send(owner.url(), "/internal/reactions/x", "r", "text/plain"), std::nullopt);
+  // A command's client waits for the owner's answer (read_timeout).
+  httplib::Client client(replica.url());
+  client.set_read_timeout(std::chrono::seconds(10));
+  const auto res = client.Post("/pets/7", "{}", "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 204);
 }
 
 TEST(Forwarder, OnlyAForwardedRequestExpiresAndABadDeadlineCountsAsPassed) {
