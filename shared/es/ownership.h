@@ -19,7 +19,7 @@ namespace petstore::es {
 // group assigns it, each claimed with a PartitionWriter, whose claim folds
 // the partition into the owner's State. A replica that stops
 // loses its partitions to the others, whose claims fence its writers.
-// Under es::OwnerLog, the pets topic's write path.
+// Under es::OwnerLog, the write path of every aggregate topic.
 class Ownership {
  public:
   struct Settings {

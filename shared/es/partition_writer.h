@@ -21,7 +21,7 @@ namespace petstore::es {
 // that was replaced while it was paused never acknowledges what it appends
 // afterwards, and every reader that applies EpochRule ignores that record
 // (the projections, the reactors, the audit, tools/event-tail).
-// The pets topic's write path, under es::OwnerLog.
+// The write path of every aggregate topic, under es::OwnerLog.
 class PartitionWriter {
  public:
   struct Settings {
