@@ -63,10 +63,12 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       // A forward waits for the owner to begin (start_within), to hold its
       // partition (at most OwnerLog's settle wait) and to append: given up
       // on sooner, its 503 could be untrue (http::Forwarder::Settings).
-      forwarder_({.start_within = std::chrono::milliseconds(2000),
-                  .read_timeout = std::chrono::milliseconds(2000) + es::OwnerLog::Settings{}.settle_wait +
-                                  longest_append(),
-                  .self = cfg.advertised_url}),
+      forwarder_([&] {
+        http::Forwarder::Settings s;
+        s.read_timeout = s.start_within + es::OwnerLog::Settings{}.settle_wait + longest_append();
+        s.self = cfg.advertised_url;
+        return s;
+      }()),
       key_registry_(keys, cfg.prefix),
       api_keys_(commands_, key_registry_, pool_, reads_, cfg.prefix, cfg.apikeys_topic),
       readiness_(producer_, pool_, keys, cfg.service) {}
