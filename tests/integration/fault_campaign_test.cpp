@@ -325,17 +325,44 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
 
   // --- the checks --------------------------------------------------------------
   // Every order placed gets its outcome, and the log stops growing.
-  ASSERT_TRUE(eventually(
+  std::vector<std::string> waiting;  // the orders without one, and what they answer
+  eventually(
       [&] {
+        waiting.clear();
         for (const auto id : orders_) {
           const auto r = http->Get(("/store/orders/" + std::to_string(id)).c_str());
           if (!r || r->status != 200 || parse(r->body)["status"].GetString() == std::string("placed")) {
-            return false;
+            waiting.push_back(std::to_string(id) + ": " +
+                              (r ? std::to_string(r->status) + " " + r->body : httplib::to_string(r.error())));
           }
         }
-        return true;
+        return waiting.empty();
       },
-      std::chrono::seconds(60)));
+      std::chrono::seconds(60));
+  if (!waiting.empty()) {
+    // What the log holds of them says which step of the saga stalled: the
+    // order's own events, and the inventory's that name it.
+    std::string told;
+    const auto orders = read_events(store_->topic("orders"));
+    const auto inventory = read_events(store_->topic("inventory"));
+    for (const auto& w : waiting) {
+      const auto id = w.substr(0, w.find(':'));
+      told += "\n  " + w + "\n    orders:";
+      for (const auto& m : orders) {
+        if (m.key == id) {
+          told += " " + *m.header("ce_type") + "@" + std::to_string(m.partition) + ":" + std::to_string(m.offset);
+        }
+      }
+      told += "\n    inventory:";
+      for (const auto& m : inventory) {
+        const auto named = "\"orderId\":" + id;
+        if (m.value.find(named + ",") != std::string::npos || m.value.find(named + "}") != std::string::npos) {
+          told += " " + *m.header("ce_type") + "@" + std::to_string(m.partition) + ":" + std::to_string(m.offset);
+        }
+      }
+    }
+    ADD_FAILURE() << waiting.size() << " of " << orders_.size() << " orders have no outcome after 60 s:" << told;
+  }
 
   // And the reactors are through: the inventory still tracks the last pets
   // created (each a ledger event) after the last order has its outcome.
