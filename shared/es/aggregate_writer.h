@@ -71,10 +71,16 @@ inline constexpr std::int64_t kIdClasses = 4;
 //     so no record can land after one of the same aggregate that failed
 //     (librdkafka keeps order within a partition, but a failed record does
 //     not stop the ones after it);
-//   - a command is answered only once the partition is read back through
-//     the last event its decision rests on (its own, or the aggregate's
-//     last), with no newer claim before it: a decision on an event that
-//     turns out fenced is fenced too, being later in the same epoch;
+//   - a command that appends is answered only once the partition is read
+//     back through its event with no newer claim before it; one that
+//     appends nothing (a refusal, a change already made, an aggregate that
+//     does not exist) only once the partition is read through its end as
+//     the broker has it after the decision, with no newer claim there: a
+//     replica that was paused while another took its partitions over
+//     decides on a fold that lacks what the other appended, and only the
+//     log can tell it so (its group learns it later). A saga step told
+//     "no such order" by such a replica was once dropped for good (the
+//     fault campaign's stuck orders, 2026-11-24);
 //   - a record without a delivery report, or not read back, gives up the
 //     epoch (release_partition): the fold, which holds it, is dropped and
 //     built again from the log by the next claim.
@@ -197,9 +203,6 @@ class AggregateWriter final : public Ownership::State {
     std::int64_t version = 0;
     // Its last event is sent and has no delivery report yet.
     bool sending = false;
-    // Where its last event sent in this epoch is (-1: none; the claim read
-    // the partition through everything before).
-    std::int64_t last_offset = -1;
   };
   struct Partition {
     std::map<std::int64_t, Aggregate> aggregates;
@@ -265,6 +268,20 @@ class AggregateWriter final : public Ownership::State {
     }
   }
 
+  // Confirms a decision that appended nothing against the partition as it
+  // is now (without the lock). A newer claim there gives up the epoch, as
+  // a failed confirm does; a broker that does not answer leaves it.
+  static void confirm_current(OwnerLog::Held& held) {
+    try {
+      held.confirm_current();
+    } catch (const Error&) {
+      held.relock();
+      held.release_partition();
+      held.unlock();
+      throw;
+    }
+  }
+
   // One try of a command on aggregate `id` of the held partition; nullopt
   // when its last event was on its way (after a short wait: the caller
   // holds the partition again, which may have moved meanwhile).
@@ -279,7 +296,6 @@ class AggregateWriter final : public Ownership::State {
     }
     // Nothing is kept of a command that appends nothing: a client asking
     // about ids that do not exist neither grows the fold nor moves the ids.
-    const auto last_offset = it == part.aggregates.end() ? -1 : it->second.last_offset;
     std::optional<Event> event;
     try {
       if (it != part.aggregates.end()) {
@@ -291,20 +307,14 @@ class AggregateWriter final : public Ownership::State {
     } catch (...) {
       // A refusal rests on the fold as much as a change does.
       held.unlock();
-      if (last_offset >= 0) {
-        confirm(held, last_offset);
-      }
+      confirm_current(held);
       throw;
     }
     if (!event) {
-      if (it == part.aggregates.end()) {
-        return Outcome{id, {}, 0, {}};
-      }
-      Outcome out{id, it->second.state, it->second.version, {}};
+      auto out = it == part.aggregates.end() ? Outcome{id, {}, 0, {}}
+                                             : Outcome{id, it->second.state, it->second.version, {}};
       held.unlock();
-      if (last_offset >= 0) {
-        confirm(held, last_offset);
-      }
+      confirm_current(held);
       return out;
     }
 
@@ -341,11 +351,7 @@ class AggregateWriter final : public Ownership::State {
     }
     held.relock();
     if (part.generation == generation) {
-      auto& sent = part.aggregates[id];
-      sent.sending = false;
-      if (at) {
-        sent.last_offset = at->offset;
-      }
+      part.aggregates[id].sending = false;
     }
     changed_[p].notify_all();
     if (failure) {

@@ -89,6 +89,9 @@ class OwnerLog {
     // (PartitionWriter::confirm). Call without the lock. Throws as
     // PartitionWriter::confirm does.
     void confirm(std::int64_t offset) { writer_->confirm(offset); }
+    // Confirms a decision that sent nothing against the partition as it is
+    // now (PartitionWriter::confirm_current). Call without the lock.
+    void confirm_current() { writer_->confirm_current(); }
     // Gives up this epoch after an append that was not acknowledged: the
     // partition is claimed anew (and folded again) before its next command,
     // so an append of this epoch that lands late never counts.

@@ -70,6 +70,14 @@ class PartitionWriter {
   // any thread, beside each other.
   kafka::Producer::Sent send(kafka::Record record);
   void confirm(std::int64_t offset, const std::function<void(const kafka::Message&)>* fold = nullptr);
+  // Confirms a decision that appended nothing (a refusal, or a command
+  // with nothing to change): reads the partition up to its end as the
+  // broker reports it now, and throws es::Error(Fenced) if a later claim
+  // is there. A decision on an aggregate's absence rests on no record at
+  // all, so only this shows that no other owner appended meanwhile (one
+  // that took over while this replica was paused). kafka::Unavailable
+  // when the broker does not answer.
+  void confirm_current();
 
  private:
   // Reads up to and including `offset`, applying the rule; `fold`, when

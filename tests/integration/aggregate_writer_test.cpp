@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -379,6 +380,100 @@ TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTh
   }
   EXPECT_EQ(seen_version, 2) << "the other writer's event is in the fold, a's fenced one is not";
   EXPECT_EQ(seen_total, 6);
+}
+
+// The fault campaign's stuck orders (2026-11-24): an orders replica paused
+// past its session timeout woke still believing it owned its partitions,
+// told a relayed stock outcome "no such order" from a fold that lacked
+// the order its successor had placed meanwhile, and the reactor dropped
+// the outcome. A decision that appends nothing must be shown against the
+// partition as it is, not only against the records it rests on.
+TEST_F(AggregateWriterTest, AReplacedOwnerRefusesNothingAndChangesNothingOnAFoldThatLacksTheOthersEvents) {
+  auto a = replica("a");
+  ASSERT_TRUE(all_owned({a.get()}));
+  const auto made = a->create("", [](std::int64_t fresh_id) { return Added{fresh_id, 1}; });
+  const auto id = made.id;
+  const auto p = made.appended.at(0).position.partition;
+  auto next_unseen = id;  // aggregates of p that only the other writer appends to
+  const auto unseen = [&] {
+    do {
+      ++next_unseen;
+    } while (producer_.partition_for(topic_, std::to_string(next_unseen)) != p);
+    return next_unseen;
+  };
+
+  // Another writer claims the partition behind a's back (the group gave it
+  // to another replica while a was paused) and appends version `version`
+  // of `aggregate`. Each case starts once a holds p again: a's fold is
+  // then a claim older than the other's.
+  es::PartitionWriter other(producer_, {Stack::get().kafka_brokers, topic_, p, "other"});
+  const auto replace_a = [&](std::int64_t aggregate, std::int64_t version) {
+    const auto give_up = std::chrono::steady_clock::now() + 30s;
+    while (!std::ranges::count(a->owned(), p)) {
+      ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "a never claimed partition " << p << " again";
+      std::this_thread::sleep_for(20ms);
+    }
+    other.claim([](const kafka::Message&) {});
+    events::Envelope env;
+    env.id = events::new_event_id();
+    env.type = "io.test.added";
+    env.source = "/test/counters";
+    env.subject = std::to_string(aggregate);
+    env.version = version;
+    env.time = "2026-11-24T10:00:00.000Z";
+    env.data = CounterTraits::parts({aggregate, 5}).data;
+    other.append(events::to_record(topic_, env));
+  };
+  const auto expect_fenced = [&](const char* what, std::int64_t aggregate, const Writer::Decide& decide) {
+    try {
+      const auto out = a->execute(aggregate, decide);
+      ADD_FAILURE() << what << ": answered at version " << out.version << " from a replaced owner's fold";
+    } catch (const es::Error& e) {
+      EXPECT_EQ(e.code(), es::Errc::Fenced) << what << ": " << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << what << ": refused from a replaced owner's fold (" << e.what() << ")";
+    }
+  };
+
+  // "No such counter", from a fold that lacks it.
+  const auto refused = unseen();
+  replace_a(refused, 1);
+  expect_fenced("a refusal of an aggregate a never saw", refused,
+                [](const Writer::Current& c) -> std::optional<Added> {
+                  if (c.version == 0) {
+                    throw std::runtime_error("no such counter");
+                  }
+                  return std::nullopt;
+                });
+  // Nothing to change, on an aggregate a never saw.
+  const auto unchanged = unseen();
+  replace_a(unchanged, 1);
+  expect_fenced("nothing to change on an aggregate a never saw", unchanged,
+                [](const Writer::Current&) { return std::optional<Added>(); });
+  // Nothing to change, on an aggregate a knows, at the version a wrote
+  // while the log has the other's next one.
+  replace_a(id, 2);
+  expect_fenced("nothing to change on an aggregate the other changed", id,
+                [](const Writer::Current&) { return std::optional<Added>(); });
+
+  // And a, claiming again, knows all three.
+  for (const auto& [aggregate, version] : {std::pair{refused, 1}, std::pair{unchanged, 1}, std::pair{id, 2}}) {
+    std::int64_t seen = -1;
+    const auto give_up = std::chrono::steady_clock::now() + 30s;
+    while (seen < 0) {
+      try {
+        a->execute(aggregate, [&](const Writer::Current& c) {
+          seen = c.version;
+          return std::optional<Added>();
+        });
+      } catch (const es::Error& e) {
+        ASSERT_EQ(e.code(), es::Errc::NotOwner) << e.what();
+        ASSERT_LT(std::chrono::steady_clock::now(), give_up);
+        std::this_thread::sleep_for(20ms);
+      }
+    }
+    EXPECT_EQ(seen, version) << "counter " << aggregate;
+  }
 }
 
 }  // namespace
