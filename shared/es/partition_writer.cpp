@@ -97,8 +97,8 @@ void PartitionWriter::confirm(std::int64_t offset, const std::function<void(cons
 void PartitionWriter::confirm_current() {
   // Asked before the reader's lock is taken: the answer is a round trip,
   // and the confirms of what others sent need not wait for it.
-  const auto end =
-      producer_.end_offset(settings_.topic, settings_.partition, static_cast<int>(settings_.read_timeout.count()));
+  const auto end = producer_.end_offset(settings_.topic, settings_.partition,
+                                        static_cast<int>(settings_.read_timeout.count()));
   const std::lock_guard lock(read_mutex_);
   if (read_ < end) {
     read_through(end - 1, nullptr);

@@ -457,7 +457,8 @@ TEST_F(AggregateWriterTest, AReplacedOwnerRefusesNothingAndChangesNothingOnAFold
                 [](const Writer::Current&) { return std::optional<Added>(); });
 
   // And a, claiming again, knows all three.
-  for (const auto& [aggregate, version] : {std::pair{refused, 1}, std::pair{unchanged, 1}, std::pair{id, 2}}) {
+  for (const auto& [aggregate, version] :
+       {std::pair{refused, 1}, std::pair{unchanged, 1}, std::pair{id, 2}}) {
     std::int64_t seen = -1;
     const auto give_up = std::chrono::steady_clock::now() + 30s;
     while (seen < 0) {

@@ -332,8 +332,9 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
         for (const auto id : orders_) {
           const auto r = http->Get(("/store/orders/" + std::to_string(id)).c_str());
           if (!r || r->status != 200 || parse(r->body)["status"].GetString() == std::string("placed")) {
-            waiting.push_back(std::to_string(id) + ": " +
-                              (r ? std::to_string(r->status) + " " + r->body : httplib::to_string(r.error())));
+            waiting.push_back(
+                std::to_string(id) + ": " +
+                (r ? std::to_string(r->status) + " " + r->body : httplib::to_string(r.error())));
           }
         }
         return waiting.empty();
@@ -350,18 +351,22 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
       told += "\n  " + w + "\n    orders:";
       for (const auto& m : orders) {
         if (m.key == id) {
-          told += " " + *m.header("ce_type") + "@" + std::to_string(m.partition) + ":" + std::to_string(m.offset);
+          told +=
+              " " + *m.header("ce_type") + "@" + std::to_string(m.partition) + ":" + std::to_string(m.offset);
         }
       }
       told += "\n    inventory:";
       for (const auto& m : inventory) {
         const auto named = "\"orderId\":" + id;
-        if (m.value.find(named + ",") != std::string::npos || m.value.find(named + "}") != std::string::npos) {
-          told += " " + *m.header("ce_type") + "@" + std::to_string(m.partition) + ":" + std::to_string(m.offset);
+        if (m.value.find(named + ",") != std::string::npos ||
+            m.value.find(named + "}") != std::string::npos) {
+          told +=
+              " " + *m.header("ce_type") + "@" + std::to_string(m.partition) + ":" + std::to_string(m.offset);
         }
       }
     }
-    ADD_FAILURE() << waiting.size() << " of " << orders_.size() << " orders have no outcome after 60 s:" << told;
+    ADD_FAILURE() << waiting.size() << " of " << orders_.size()
+                  << " orders have no outcome after 60 s:" << told;
   }
 
   // And the reactors are through: the inventory still tracks the last pets
