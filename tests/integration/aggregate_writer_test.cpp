@@ -116,6 +116,20 @@ class AggregateWriterTest : public ::testing::Test {
     return 0;
   }
 
+  // Appends `n` to counter `id` at `version` through `writer`: another
+  // owner than the replicas, whose claim they did not see.
+  void append_as(es::PartitionWriter& writer, std::int64_t id, std::int64_t version, std::int64_t n) {
+    events::Envelope env;
+    env.id = events::new_event_id();
+    env.type = "io.test.added";
+    env.source = "/test/counters";
+    env.subject = std::to_string(id);
+    env.version = version;
+    env.time = "2026-11-24T10:00:00.000Z";
+    env.data = CounterTraits::parts({id, n}).data;
+    writer.append(events::to_record(topic_, env));
+  }
+
   redis::Pool pool_{Stack::get().redis_endpoint(), 2};
   std::string hints_key_ = unique_name("owners");
   std::vector<std::unique_ptr<es::OwnerHints>> hints_;
@@ -343,15 +357,7 @@ TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTh
   // it to) and appends version 2.
   es::PartitionWriter other(producer_, {Stack::get().kafka_brokers, topic_, p, "other"});
   other.claim([](const kafka::Message&) {});
-  events::Envelope env;
-  env.id = events::new_event_id();
-  env.type = "io.test.added";
-  env.source = "/test/counters";
-  env.subject = std::to_string(id);
-  env.version = 2;
-  env.time = "2026-11-23T22:00:00.000Z";
-  env.data = CounterTraits::parts({id, 5}).data;
-  other.append(events::to_record(topic_, env));
+  append_as(other, id, 2, 5);
 
   try {
     a->execute(id, [&](const Writer::Current&) { return Added{id, 1}; });
@@ -414,15 +420,7 @@ TEST_F(AggregateWriterTest, AReplacedOwnerRefusesNothingAndChangesNothingOnAFold
       std::this_thread::sleep_for(20ms);
     }
     other.claim([](const kafka::Message&) {});
-    events::Envelope env;
-    env.id = events::new_event_id();
-    env.type = "io.test.added";
-    env.source = "/test/counters";
-    env.subject = std::to_string(aggregate);
-    env.version = version;
-    env.time = "2026-11-24T10:00:00.000Z";
-    env.data = CounterTraits::parts({aggregate, 5}).data;
-    other.append(events::to_record(topic_, env));
+    append_as(other, aggregate, version, 5);
   };
   const auto expect_fenced = [&](const char* what, std::int64_t aggregate, const Writer::Decide& decide) {
     try {
