@@ -126,12 +126,43 @@ class AggregateWriter final : public Ownership::State {
     std::vector<Appended> appended;
   };
 
+  // A command past its delivery report: its event is in the log, and the
+  // aggregate's next command may be decided, but it is not read back yet.
+  // finish() reads it back and gives the outcome, throwing as execute()
+  // does; a command that appended nothing is finished already.
+  class Pending {
+   public:
+    explicit Pending(Outcome done) : out_(std::move(done)) {}
+    Pending(OwnerLog::Held held, Outcome out, events::Envelope envelope, kafka::Position at)
+        : held_(std::move(held)), out_(std::move(out)), envelope_(std::move(envelope)), at_(at) {}
+
+    Outcome finish() && {
+      if (held_) {
+        confirm(*held_, at_.offset);
+        out_.appended.push_back({held_->topic(), std::move(envelope_), at_});
+      }
+      return std::move(out_);
+    }
+
+   private:
+    std::optional<OwnerLog::Held> held_;
+    Outcome out_;
+    events::Envelope envelope_;
+    kafka::Position at_;
+  };
+
   // Runs `decide` on aggregate `id` and appends what it decided. Throws
   // es::Error(NotOwner) when another replica owns the aggregate's
   // partition, es::Error(Fenced) or kafka::Unavailable when the append is
   // not acknowledged (the partition is then claimed anew, so a late
   // append of this epoch never counts).
-  Outcome execute(std::int64_t id, const Decide& decide) {
+  Outcome execute(std::int64_t id, const Decide& decide) { return begin(id, decide).finish(); }
+
+  // execute() up to the delivery report of its event (or to its answer,
+  // when it appends nothing): the caller may decide the aggregate's next
+  // command before it finishes this one, and the two are read back
+  // together. A saga step's reactor does (projection::Reaction::begin).
+  Pending begin(std::int64_t id, const Decide& decide) {
     const auto p = log_.partition_of(std::to_string(id));
     for (;;) {
       auto held = log_.hold(p);
@@ -155,7 +186,7 @@ class AggregateWriter final : public Ownership::State {
     for (;;) {
       auto held = request.empty() ? hold_any() : log_.hold(log_.partition_of(request));
       auto& part = partitions_[static_cast<size_t>(held.partition())];
-      std::optional<Outcome> out;
+      std::optional<Pending> out;
       if (const auto it = request.empty() ? part.requests.end() : part.requests.find(request);
           it != part.requests.end()) {
         out = attempt(
@@ -173,7 +204,7 @@ class AggregateWriter final : public Ownership::State {
             held, id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request);
       }
       if (out) {
-        return std::move(*out);
+        return std::move(*out).finish();
       }
     }
   }
@@ -285,7 +316,7 @@ class AggregateWriter final : public Ownership::State {
   // One try of a command on aggregate `id` of the held partition; nullopt
   // when its last event was on its way (after a short wait: the caller
   // holds the partition again, which may have moved meanwhile).
-  std::optional<Outcome> attempt(OwnerLog::Held& held, std::int64_t id, const Decide& decide,
+  std::optional<Pending> attempt(OwnerLog::Held& held, std::int64_t id, const Decide& decide,
                                  const std::string& request) {
     const auto p = static_cast<size_t>(held.partition());
     auto& part = partitions_[p];
@@ -315,7 +346,7 @@ class AggregateWriter final : public Ownership::State {
                                              : Outcome{id, it->second.state, it->second.version, {}};
       held.unlock();
       confirm_current(held);
-      return out;
+      return Pending(std::move(out));
     }
 
     auto& a = part.aggregates[id];
@@ -362,9 +393,7 @@ class AggregateWriter final : public Ownership::State {
       std::rethrow_exception(failure);
     }
     held.unlock();
-    confirm(held, at->offset);
-    out.appended.push_back({log_.topic(), std::move(sending->envelope), *at});
-    return out;
+    return Pending(std::move(held), std::move(out), std::move(sending->envelope), *at);
   }
 
   OwnerLog log_;

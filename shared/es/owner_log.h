@@ -79,6 +79,7 @@ class OwnerLog {
   class Held {
    public:
     [[nodiscard]] std::int32_t partition() const { return partition_; }
+    [[nodiscard]] const std::string& topic() const { return log_->topic(); }
     // Stamps `event` with the owner's epoch and `request` (kRequestHeader)
     // unless it is empty, and sends it without waiting. Throws
     // es::Error(Fenced) when the writer has seen a newer claim, and

@@ -82,9 +82,7 @@ void Reactor::loop() {
     }
     std::vector<std::future<bool>> done;
     for (const auto& [key, events] : groups) {
-      const auto run = [this, &events = events] {
-        return std::ranges::all_of(events, [this](const auto* m) { return handle_until_done(*m); });
-      };
+      const auto run = [this, &events = events] { return handle_group(events); };
       done.push_back(groups.size() == 1 ? make_ready(run()) : std::async(std::launch::async, run));
     }
     bool all = true;
@@ -108,7 +106,34 @@ void Reactor::loop() {
   }
 }
 
-bool Reactor::handle_until_done(const kafka::Message& m) {
+bool Reactor::handle_group(const std::vector<const kafka::Message*>& events) {
+  std::vector<Reaction::Rest> rest(events.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (!until_done(*events[i], [&] { rest[i] = reaction_.begin(*events[i]); })) {
+      return false;
+    }
+  }
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (!rest[i]) {
+      continue;
+    }
+    try {
+      rest[i]();
+    } catch (const std::exception& e) {
+      // Its event was not read back: the writer gave up its epoch, and the
+      // events begun after it were decided on a fold that held it. Each is
+      // idempotent against the log, so all are handled again in full.
+      spdlog::warn("reactor {}: {}@{}:{} not confirmed ({}); handling it and the {} after it again",
+                   settings_.group_id, events[i]->topic, events[i]->partition, events[i]->offset, e.what(),
+                   events.size() - i - 1);
+      return std::all_of(events.begin() + static_cast<std::ptrdiff_t>(i), events.end(),
+                         [this](const auto* m) { return until_done(*m, [&] { reaction_.handle(*m); }); });
+    }
+  }
+  return true;
+}
+
+bool Reactor::until_done(const kafka::Message& m, const std::function<void()>& step) {
   auto pause = std::chrono::milliseconds(10);
   while (!stop_) {
     if (!may_decide_()) {
@@ -118,7 +143,7 @@ bool Reactor::handle_until_done(const kafka::Message& m) {
       continue;
     }
     try {
-      reaction_.handle(m);
+      step();
       return true;
     } catch (const std::exception& e) {
       spdlog::warn("reactor {}: {}@{}:{} not handled yet ({}); retrying", settings_.group_id, m.topic,

@@ -25,6 +25,18 @@ class Reaction {
   virtual ~Reaction() = default;
   // Throwing means "not handled yet": the event is retried, never skipped.
   virtual void handle(const kafka::Message& message) = 0;
+  // handle() in two halves, for a reaction whose step appends: begin
+  // returns once the next event of the same affinity may be handled (its
+  // step's event delivered, es::AggregateWriter::begin), with what is left
+  // (the read-back), or an empty function when it handled the event in
+  // full (the default). The reactor runs what is left before it records
+  // the position, in order; if it throws, that event and the ones after
+  // it in the group are handled again in full.
+  using Rest = std::function<void()>;
+  virtual Rest begin(const kafka::Message& message) {
+    handle(message);
+    return {};
+  }
   // Which of the service's aggregates handling `message` may change, as a
   // key: events with one key are handled one after the other in log order,
   // events with different keys side by side. Empty (the default): the
@@ -62,8 +74,13 @@ class Reactor {
 
  private:
   void loop();
-  // False when the reactor stopped before the event was handled.
-  bool handle_until_done(const kafka::Message& m);
+  // Handles one affinity group's events in log order: each begun as soon
+  // as the one before has begun, then what is left of each, in order.
+  // False when the reactor stopped before they were all handled.
+  bool handle_group(const std::vector<const kafka::Message*>& events);
+  // Runs `step` on `m` until it does not throw; false when the reactor
+  // stopped first.
+  bool until_done(const kafka::Message& m, const std::function<void()>& step);
   void record(const kafka::Message& m);
   std::map<kafka::TopicPartition, std::int64_t> start_offsets(
       const std::vector<kafka::TopicPartition>& assigned);

@@ -15,9 +15,14 @@ constexpr const char* kFramedRecord = "application/vnd.petstore.record";
 }  // namespace
 
 void ReactionRelay::handle(const kafka::Message& m) {
+  if (const auto rest = begin(m)) {
+    rest();
+  }
+}
+
+projection::Reaction::Rest ReactionRelay::begin(const kafka::Message& m) {
   try {
-    local_.handle(m);
-    return;
+    return local_.begin(m);
   } catch (const es::Error& e) {
     if (e.code() != es::Errc::NotOwner || e.owner_hint().empty()) {
       throw;
@@ -26,7 +31,7 @@ void ReactionRelay::handle(const kafka::Message& m) {
     const auto status =
         forwarder_.send(e.owner_hint(), path(purpose_), kafka::frame(m), kFramedRecord, &answer);
     if (status == 204) {
-      return;
+      return {};
     }
     throw std::runtime_error("the owner at " + e.owner_hint() + " did not take the step (" +
                              (status ? std::to_string(*status) + " " + answer : std::string("no answer")) +

@@ -27,6 +27,9 @@ class ReactionRelay final : public projection::Reaction {
       : purpose_(std::move(purpose)), local_(local), forwarder_(forwarder) {}
 
   void handle(const kafka::Message& message) override;
+  // The local reaction's begin where this replica owns the step's
+  // aggregate; a relayed step is handled in full by its owner.
+  Rest begin(const kafka::Message& message) override;
   std::string affinity(const kafka::Message& message) override { return local_.affinity(message); }
 
   // Where a replica takes its peers' relayed steps.

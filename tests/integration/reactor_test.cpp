@@ -1,7 +1,9 @@
 // projection::Reactor against the broker program and Redis: events that may
 // change one aggregate (Reaction::affinity) are handled one after the other
 // in log order, others side by side; a failing event is retried, never
-// skipped; positions move to each partition's last handled event.
+// skipped; a reaction in two halves (Reaction::begin) begins an event once
+// the one before has begun, and finishes them in order; positions move to
+// each partition's last handled event.
 #include "projection/reactor.h"
 
 #include <gtest/gtest.h>
@@ -109,6 +111,82 @@ TEST(Reactor, HandlesEachAggregatesEventsInOrderAndDifferentAggregatesSideBySide
     std::this_thread::sleep_for(50ms);
   }
   EXPECT_EQ(recorded, (std::vector<std::string>{"4", "0"}));
+}
+
+// A reaction in two halves (Reaction::begin): what is left of each event
+// is "finished:<value>"; a value ending in "?" has a rest that fails once.
+class TwoHalves : public projection::Reaction {
+ public:
+  void handle(const kafka::Message& m) override { note("handled:" + m.value); }
+  Rest begin(const kafka::Message& m) override {
+    note("begun:" + m.value);
+    return [this, value = m.value] {
+      if (value.ends_with("?") && !failed_.contains(value)) {
+        failed_[value] = true;
+        throw std::runtime_error("not read back");
+      }
+      note("finished:" + value);
+    };
+  }
+  std::string affinity(const kafka::Message& m) override { return m.value.substr(0, m.value.find('/')); }
+
+  bool wait_for(size_t n) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 30s, [&] { return seen_.size() >= n; });
+  }
+  std::vector<std::string> seen() {
+    const std::lock_guard lock(mutex_);
+    return seen_;
+  }
+
+ private:
+  void note(const std::string& what) {
+    const std::lock_guard lock(mutex_);
+    seen_.push_back(what);
+    changed_.notify_all();
+  }
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::string> seen_;
+  std::map<std::string, bool> failed_;  // only the reactor's thread touches it (one group)
+};
+
+TEST(Reactor, BeginsAnAggregatesNextEventBeforeTheLastIsFinishedAndHandlesAgainFromARestThatFails) {
+  const auto topic = unique_name("reactions");
+  create_topic(topic, 1);
+  {
+    const auto producer = kafka::make_handle(
+        RD_KAFKA_PRODUCER,
+        kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}, {"linger.ms", "500"}}));
+    for (const auto* v : {"a/1", "a/2?", "a/3"}) {
+      ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", v, {}}, 0, nullptr), RD_KAFKA_RESP_ERR_NO_ERROR);
+    }
+    ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+  }
+
+  TwoHalves reaction;
+  redis::Pool pool(Stack::get().redis_endpoint(), 2);
+  const auto positions = unique_name("reactor-positions");
+  projection::Reactor reactor(
+      {Stack::get().kafka_brokers, unique_name("reactor"), "reactor-test", {topic}, 10}, pool, positions,
+      reaction, [] { return true; });
+  reactor.start();
+  ASSERT_TRUE(reaction.wait_for(6));
+
+  // All three begun before any is finished; a/2's rest fails, so a/2 and
+  // a/3 (decided after it) are handled again in full, in order.
+  EXPECT_EQ(reaction.seen(), (std::vector<std::string>{"begun:a/1", "begun:a/2?", "begun:a/3", "finished:a/1",
+                                                       "handled:a/2?", "handled:a/3"}));
+  const auto until = std::chrono::steady_clock::now() + 10s;
+  std::vector<std::string> recorded;
+  while (std::chrono::steady_clock::now() < until) {
+    recorded = redis_command({"HMGET", positions, topic + ":0"});
+    if (recorded == std::vector<std::string>{"2"}) {
+      break;
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(recorded, (std::vector<std::string>{"2"}));
 }
 
 // Hands over only the events that count under the single writer's fence

@@ -26,6 +26,10 @@ class Ledgers {
   // after the change.
   using Decide = std::function<std::optional<Event>(const Item&, const Reservation&)>;
   Item change(std::int64_t pet_id, std::int64_t order_id, const Decide& decide);
+  // change() up to its event's delivery report (es::AggregateWriter::begin):
+  // the ledger's next change may be decided meanwhile. The function
+  // returned reads the event back, applies it, and gives the entry.
+  std::function<Item()> begin(std::int64_t pet_id, std::int64_t order_id, const Decide& decide);
 
  private:
   LedgerWriter& writer_;

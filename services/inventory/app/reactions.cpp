@@ -16,9 +16,15 @@ void PetsReaction::handle(const kafka::Message& m) {
 }
 
 void OrdersReaction::handle(const kafka::Message& m) {
+  if (const auto rest = begin(m)) {
+    rest();
+  }
+}
+
+projection::Reaction::Rest OrdersReaction::begin(const kafka::Message& m) {
   const auto fact = projection::read_upstream(m, "inventory", read_order_fact);
   if (!fact) {
-    return;
+    return {};
   }
   bool pet_never_seen = false;
   auto decide = [&](const Item& item, const Reservation& recorded) -> std::optional<Event> {
@@ -28,15 +34,18 @@ void OrdersReaction::handle(const kafka::Message& m) {
     }
     return decide_order_fact(item, recorded, *fact);
   };
-  ledger_.change(fact->pet_id, fact->order_id, decide);
-  if (pet_never_seen) {
-    // Pets and orders are different topics: an order may arrive before the
-    // pet's creation was mirrored. Only refuse an unknown pet once every pet
-    // event appended so far to its partition has been handled. This waits
-    // without the ledger's lock, which the pets reaction needs.
-    pets_seen_.partition_end(pets_topic_, log_.partition_of(pets_topic_, fact->pet_id));
-    ledger_.change(fact->pet_id, fact->order_id, decide);
+  auto rest = ledger_.begin(fact->pet_id, fact->order_id, decide);
+  if (!pet_never_seen) {
+    return [rest = std::move(rest)] { rest(); };
   }
+  rest();  // nothing was appended
+  // Pets and orders are different topics: an order may arrive before the
+  // pet's creation was mirrored. Only refuse an unknown pet once every pet
+  // event appended so far to its partition has been handled. This waits
+  // without the ledger's lock, which the pets reaction needs.
+  pets_seen_.partition_end(pets_topic_, log_.partition_of(pets_topic_, fact->pet_id));
+  ledger_.change(fact->pet_id, fact->order_id, decide);
+  return {};
 }
 
 std::string OrdersReaction::affinity(const kafka::Message& m) {

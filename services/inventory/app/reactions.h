@@ -29,6 +29,9 @@ class OrdersReaction : public projection::Reaction {
   OrdersReaction(Ledgers& ledger, es::CatchUp& pets_seen, es::EventLog& log, std::string pets_topic)
       : ledger_(ledger), pets_seen_(pets_seen), log_(log), pets_topic_(std::move(pets_topic)) {}
   void handle(const kafka::Message& message) override;
+  // A placement's reservation is read back while the pet's next order is
+  // decided (a hot pet's orders follow one another by a delivery report).
+  Rest begin(const kafka::Message& message) override;
   // The pet's ledger: orders of many partitions reach one pet.
   std::string affinity(const kafka::Message& message) override;
 
