@@ -26,6 +26,49 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// Appends `values` to partition `partition` of `topic` in one message set
+// (a lingering producer, flushed): the local broker answers a fetch with
+// one set per partition, so a reactor gets them in one batch.
+void produce_together(const std::string& topic, std::int32_t partition,
+                      const std::vector<std::string>& values) {
+  const auto producer = kafka::make_handle(
+      RD_KAFKA_PRODUCER,
+      kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}, {"linger.ms", "500"}}));
+  for (const auto& v : values) {
+    ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", v, {}}, partition, nullptr),
+              RD_KAFKA_RESP_ERR_NO_ERROR);
+  }
+  ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+}
+
+// A reactor of a group of its own reading `topic`, started, recording its
+// positions in a hash of its own.
+struct Started {
+  Started(const std::string& topic, projection::Reaction& reaction)
+      : reactor({Stack::get().kafka_brokers, unique_name("reactor"), "reactor-test", {topic}, 10}, pool,
+                positions, reaction, [] { return true; }) {
+    reactor.start();
+  }
+  redis::Pool pool{Stack::get().redis_endpoint(), 2};
+  std::string positions = unique_name("reactor-positions");
+  projection::Reactor reactor;
+};
+
+// The positions recorded in `key` for `fields`, once they are `expected`
+// (or what they are after 10 s).
+std::vector<std::string> positions_once(const std::string& key, const std::vector<std::string>& fields,
+                                        const std::vector<std::string>& expected) {
+  std::vector<std::string> command{"HMGET", key};
+  command.insert(command.end(), fields.begin(), fields.end());
+  const auto until = std::chrono::steady_clock::now() + 10s;
+  auto recorded = redis_command(command);
+  while (recorded != expected && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(50ms);
+    recorded = redis_command(command);
+  }
+  return recorded;
+}
+
 // Records values as "<aggregate>/<n>"; the aggregate is the affinity. The
 // first event of aggregate "slow" waits until an event of "fast" has been
 // handled, which only happens if the two are handled side by side. Values
@@ -70,29 +113,14 @@ class Recording : public projection::Reaction {
 TEST(Reactor, HandlesEachAggregatesEventsInOrderAndDifferentAggregatesSideBySide) {
   const auto topic = unique_name("reactions");
   create_topic(topic, 2);
-  {
-    // One message set per partition (a lingering producer, flushed): the
-    // local broker answers a fetch with one set per partition, and the
-    // reactor must get partition 0's events in one batch.
-    const auto producer = kafka::make_handle(
-        RD_KAFKA_PRODUCER,
-        kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}, {"linger.ms", "500"}}));
-    // Both aggregates in one partition: only the affinity separates them.
-    for (const auto* v : {"slow/1", "slow/2!", "fast/1", "slow/3", "fast/2"}) {
-      ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", v, {}}, 0, nullptr), RD_KAFKA_RESP_ERR_NO_ERROR);
-    }
-    ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", "other/1", {}}, 1, nullptr),
-              RD_KAFKA_RESP_ERR_NO_ERROR);
-    ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
-  }
+  // Both aggregates in one partition, in one batch: only the affinity
+  // separates them.
+  produce_together(topic, 0, {"slow/1", "slow/2!", "fast/1", "slow/3", "fast/2"});
+  produce_together(topic, 1, {"other/1"});
 
   Recording reaction;
-  redis::Pool pool(Stack::get().redis_endpoint(), 2);
-  const auto positions = unique_name("reactor-positions");
-  projection::Reactor reactor(
-      {Stack::get().kafka_brokers, unique_name("reactor"), "reactor-test", {topic}, 10}, pool, positions,
-      reaction, [] { return true; });
-  reactor.start();
+  const Started started(topic, reaction);
+  const auto& positions = started.positions;
   ASSERT_TRUE(reaction.wait_for(6));
 
   const auto handled = reaction.handled();
@@ -101,16 +129,8 @@ TEST(Reactor, HandlesEachAggregatesEventsInOrderAndDifferentAggregatesSideBySide
   EXPECT_EQ(handled.at("other"), (std::vector<std::string>{"other/1"}));
 
   // Each partition's position is its last event, once the batch is done.
-  const auto until = std::chrono::steady_clock::now() + 10s;
-  std::vector<std::string> recorded;
-  while (std::chrono::steady_clock::now() < until) {
-    recorded = redis_command({"HMGET", positions, topic + ":0", topic + ":1"});
-    if (recorded == std::vector<std::string>{"4", "0"}) {
-      break;
-    }
-    std::this_thread::sleep_for(50ms);
-  }
-  EXPECT_EQ(recorded, (std::vector<std::string>{"4", "0"}));
+  EXPECT_EQ(positions_once(positions, {topic + ":0", topic + ":1"}, {"4", "0"}),
+            (std::vector<std::string>{"4", "0"}));
 }
 
 // A reaction in two halves (Reaction::begin): what is left of each event
@@ -154,39 +174,18 @@ class TwoHalves : public projection::Reaction {
 TEST(Reactor, BeginsAnAggregatesNextEventBeforeTheLastIsFinishedAndHandlesAgainFromARestThatFails) {
   const auto topic = unique_name("reactions");
   create_topic(topic, 1);
-  {
-    const auto producer = kafka::make_handle(
-        RD_KAFKA_PRODUCER,
-        kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}, {"linger.ms", "500"}}));
-    for (const auto* v : {"a/1", "a/2?", "a/3"}) {
-      ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", v, {}}, 0, nullptr), RD_KAFKA_RESP_ERR_NO_ERROR);
-    }
-    ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
-  }
+  produce_together(topic, 0, {"a/1", "a/2?", "a/3"});
 
   TwoHalves reaction;
-  redis::Pool pool(Stack::get().redis_endpoint(), 2);
-  const auto positions = unique_name("reactor-positions");
-  projection::Reactor reactor(
-      {Stack::get().kafka_brokers, unique_name("reactor"), "reactor-test", {topic}, 10}, pool, positions,
-      reaction, [] { return true; });
-  reactor.start();
+  const Started started(topic, reaction);
+  const auto& positions = started.positions;
   ASSERT_TRUE(reaction.wait_for(6));
 
   // All three begun before any is finished; a/2's rest fails, so a/2 and
   // a/3 (decided after it) are handled again in full, in order.
   EXPECT_EQ(reaction.seen(), (std::vector<std::string>{"begun:a/1", "begun:a/2?", "begun:a/3", "finished:a/1",
                                                        "handled:a/2?", "handled:a/3"}));
-  const auto until = std::chrono::steady_clock::now() + 10s;
-  std::vector<std::string> recorded;
-  while (std::chrono::steady_clock::now() < until) {
-    recorded = redis_command({"HMGET", positions, topic + ":0"});
-    if (recorded == std::vector<std::string>{"2"}) {
-      break;
-    }
-    std::this_thread::sleep_for(50ms);
-  }
-  EXPECT_EQ(recorded, (std::vector<std::string>{"2"}));
+  EXPECT_EQ(positions_once(positions, {topic + ":0"}, {"2"}), (std::vector<std::string>{"2"}));
 }
 
 // Hands over only the events that count under the single writer's fence
