@@ -37,11 +37,20 @@ class Reaction {
     handle(message);
     return {};
   }
+
   // Which of the service's aggregates handling `message` may change, as a
   // key: events with one key are handled one after the other in log order,
   // events with different keys side by side. Empty (the default): the
   // event's partition, so one partition's events stay in order.
   virtual std::string affinity(const kafka::Message&) { return {}; }
+
+ protected:
+  // handle() for a reaction that overrides begin(): both halves at once.
+  void handle_in_full(const kafka::Message& message) {
+    if (const auto rest = begin(message)) {
+      rest();
+    }
+  }
 };
 
 // A consumer-group member that hands each event, in partition order, to a

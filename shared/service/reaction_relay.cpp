@@ -15,9 +15,7 @@ constexpr const char* kFramedRecord = "application/vnd.petstore.record";
 }  // namespace
 
 void ReactionRelay::handle(const kafka::Message& m) {
-  if (const auto rest = begin(m)) {
-    rest();
-  }
+  handle_in_full(m);
 }
 
 projection::Reaction::Rest ReactionRelay::begin(const kafka::Message& m) {

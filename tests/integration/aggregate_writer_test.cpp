@@ -116,6 +116,17 @@ class AggregateWriterTest : public ::testing::Test {
     return 0;
   }
 
+  // Replica "a", owning every partition once the group settles, and a
+  // counter it created at version 1: `id`, in partition `p`.
+  std::unique_ptr<Writer> alone_with_counter(std::int64_t& id, std::int32_t& p) {
+    auto a = replica("a");
+    EXPECT_TRUE(all_owned({a.get()}));
+    const auto made = a->create("", [](std::int64_t fresh_id) { return Added{fresh_id, 1}; });
+    id = made.id;
+    p = made.appended.at(0).position.partition;
+    return a;
+  }
+
   // Appends `n` to counter `id` at `version` through `writer`: another
   // owner than the replicas, whose claim they did not see.
   void append_as(es::PartitionWriter& writer, std::int64_t id, std::int64_t version, std::int64_t n) {
@@ -347,11 +358,9 @@ TEST_F(AggregateWriterTest, CommandsOnAPartitionDecideWhileEarlierOnesAreReadBac
 // the partition anew and folds it again, so it decides on what the log
 // holds, not on what it believed.
 TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTheOtherWrote) {
-  auto a = replica("a");
-  ASSERT_TRUE(all_owned({a.get()}));
-  const auto made = a->create("", [](std::int64_t fresh_id) { return Added{fresh_id, 1}; });
-  const auto id = made.id;
-  const auto p = made.appended.at(0).position.partition;
+  std::int64_t id = 0;
+  std::int32_t p = 0;
+  const auto a = alone_with_counter(id, p);
 
   // Another writer claims the partition (a replica the group briefly gave
   // it to) and appends version 2.
@@ -395,11 +404,9 @@ TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTh
 // the outcome. A decision that appends nothing must be shown against the
 // partition as it is, not only against the records it rests on.
 TEST_F(AggregateWriterTest, AReplacedOwnerRefusesNothingAndChangesNothingOnAFoldThatLacksTheOthersEvents) {
-  auto a = replica("a");
-  ASSERT_TRUE(all_owned({a.get()}));
-  const auto made = a->create("", [](std::int64_t fresh_id) { return Added{fresh_id, 1}; });
-  const auto id = made.id;
-  const auto p = made.appended.at(0).position.partition;
+  std::int64_t id = 0;
+  std::int32_t p = 0;
+  const auto a = alone_with_counter(id, p);
   auto next_unseen = id;  // aggregates of p that only the other writer appends to
   const auto unseen = [&] {
     do {

@@ -16,9 +16,7 @@ void PetsReaction::handle(const kafka::Message& m) {
 }
 
 void OrdersReaction::handle(const kafka::Message& m) {
-  if (const auto rest = begin(m)) {
-    rest();
-  }
+  handle_in_full(m);
 }
 
 projection::Reaction::Rest OrdersReaction::begin(const kafka::Message& m) {
@@ -36,7 +34,7 @@ projection::Reaction::Rest OrdersReaction::begin(const kafka::Message& m) {
   };
   auto rest = ledger_.begin(fact->pet_id, fact->order_id, decide);
   if (!pet_never_seen) {
-    return [rest = std::move(rest)] { rest(); };
+    return rest;
   }
   rest();  // nothing was appended
   // Pets and orders are different topics: an order may arrive before the
