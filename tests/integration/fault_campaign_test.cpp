@@ -372,6 +372,29 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
   // And the reactors are through: the inventory still tracks the last pets
   // created (each a ledger event) after the last order has its outcome.
   // The log has stopped growing when no topic's end moves for 3 s.
+  // A quiet log alone was once not enough (CI, 2026-11-24): a saga step
+  // retried after a relay's 5 s timeout appended after 3 s of quiet, and
+  // the read models were compared without it. So the reactors must also
+  // have recorded positions through every partition's end: nothing they
+  // would append is still to come.
+  const auto reactors_through = [&] {
+    for (const auto& [service, input] : std::vector<std::pair<std::string, std::string>>{
+             {"inventory", "pets"}, {"inventory", "orders"}, {"orders", "inventory"}}) {
+      const auto topic = store_->topic(input);
+      const auto marks = producer_.watermarks(topic, 5000);
+      for (size_t p = 0; p < marks.size(); ++p) {
+        if (marks[p].high == 0) {
+          continue;
+        }
+        const auto at = redis_command({"HGET", store_->prefix() + ":{" + service + "}:reactor:positions",
+                                       topic + ":" + std::to_string(p)});
+        if (at.empty() || at[0].empty() || std::stoll(at[0]) < marks[p].high - 1) {
+          return false;
+        }
+      }
+    }
+    return true;
+  };
   std::vector<std::int64_t> ends;
   auto stable_since = std::chrono::steady_clock::now();
   ASSERT_TRUE(eventually(
@@ -386,7 +409,8 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
           ends = now;
           stable_since = std::chrono::steady_clock::now();
         }
-        return std::chrono::steady_clock::now() - stable_since > std::chrono::seconds(3);
+        return std::chrono::steady_clock::now() - stable_since > std::chrono::seconds(3) &&
+               reactors_through();
       },
       std::chrono::seconds(90)));
 
