@@ -26,18 +26,30 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// Appends `values` to partition `partition` of `topic` in one message set
-// (a lingering producer, flushed): the local broker answers a fetch with
-// one set per partition, so a reactor gets them in one batch.
+// Appends `values` to partition `partition` of `topic` in one message set:
+// the local broker answers a fetch with one set per partition, so a reactor
+// gets them in one batch. rd_kafka_produce_batch puts them on the
+// partition's queue at once (librdkafka v2.0.2 src/rdkafka_msg.c: a fixed
+// partition's messages are concatenated in one step), so no linger timer
+// can send the first alone; enqueued one by one they were split once in a
+// loaded CI run (2026-11-24 13:18, "fast was never handled beside slow").
 void produce_together(const std::string& topic, std::int32_t partition,
                       const std::vector<std::string>& values) {
   const auto producer = kafka::make_handle(
       RD_KAFKA_PRODUCER,
       kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}, {"linger.ms", "500"}}));
-  for (const auto& v : values) {
-    ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", v, {}}, partition, nullptr),
-              RD_KAFKA_RESP_ERR_NO_ERROR);
+  const kafka::TopicPtr handle(rd_kafka_topic_new(producer.get(), topic.c_str(), nullptr));
+  std::vector<rd_kafka_message_t> messages(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    // RD_KAFKA_MSG_F_COPY: librdkafka copies the payload, never writes it.
+    messages[i].payload = const_cast<char*>(values[i].data());
+    messages[i].len = values[i].size();
+    messages[i].key = const_cast<char*>("k");
+    messages[i].key_len = 1;
   }
+  ASSERT_EQ(rd_kafka_produce_batch(handle.get(), partition, RD_KAFKA_MSG_F_COPY, messages.data(),
+                                   static_cast<int>(messages.size())),
+            static_cast<int>(messages.size()));
   ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
 }
 
