@@ -17,7 +17,7 @@ const std::string* Message::header(std::string_view name) const {
 
 Consumer::Consumer(const ConsumerSettings& settings, StartOffsets start_offsets)
     : start_offsets_(std::move(start_offsets)) {
-  auto conf = make_conf({
+  auto conf = make_client_conf({
       {"bootstrap.servers", settings.bootstrap_servers},
       {"group.id", settings.group_id},
       {"client.id", settings.client_id},
@@ -26,11 +26,9 @@ Consumer::Consumer(const ConsumerSettings& settings, StartOffsets start_offsets)
       {"auto.offset.reset", "earliest"},
       {"fetch.wait.max.ms", std::to_string(settings.fetch_wait_max_ms)},
       {"fetch.error.backoff.ms", "50"},
-      {"socket.nagle.disable", "true"},
       {"session.timeout.ms", "6000"},
       {"heartbeat.interval.ms", "500"},
       {"topic.metadata.refresh.interval.ms", "10000"},
-      {"reconnect.backoff.max.ms", "1000"},
   });
   rd_kafka_conf_set_rebalance_cb(conf.get(), &Consumer::on_rebalance);
   rd_kafka_conf_set_opaque(conf.get(), this);

@@ -6,7 +6,7 @@ namespace petstore::kafka {
 
 GroupMembership::GroupMembership(const std::string& brokers, const std::string& group,
                                  const std::string& member, const std::string& topic) {
-  auto conf = make_conf({
+  auto conf = make_client_conf({
       {"bootstrap.servers", brokers},
       {"group.id", group},
       {"client.id", member},

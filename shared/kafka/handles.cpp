@@ -18,6 +18,12 @@ ConfPtr make_conf(const std::map<std::string, std::string>& properties) {
   return conf;
 }
 
+ConfPtr make_client_conf(std::map<std::string, std::string> properties) {
+  properties.emplace("reconnect.backoff.max.ms", "1000");
+  properties.emplace("socket.nagle.disable", "true");
+  return make_conf(properties);
+}
+
 HandlePtr make_handle(rd_kafka_type_t type, ConfPtr conf) {
   std::array<char, 512> err{};
   HandlePtr rk(rd_kafka_new(type, conf.get(), err.data(), err.size()));

@@ -69,6 +69,16 @@ using ErrorPtr = std::unique_ptr<rd_kafka_error_t, ErrorDeleter>;
 // refuses (a typo in a property name must not be silently ignored).
 ConfPtr make_conf(const std::map<std::string, std::string>& properties);
 
+// make_conf for the services' own clients, with what all of them share
+// unless `properties` says otherwise:
+// - reconnect.backoff.max.ms 1000: librdkafka backs off up to 10 s between
+//   attempts to reach a broker that is down, so a client could ignore a
+//   broker for seconds after it came back. A writer reading back its record
+//   then ran out of its 5 s (CI of 2026-11-24 13:18, pets_faults_test: 503
+//   "did not confirm the write in time" just after an outage).
+// - socket.nagle.disable: our requests are small and waited for.
+ConfPtr make_client_conf(std::map<std::string, std::string> properties);
+
 // Creates a client from a configuration, which it takes (librdkafka owns the
 // configuration once the client exists, and it is destroyed if not).
 // Throws Unavailable with librdkafka's reason if the client cannot be made.

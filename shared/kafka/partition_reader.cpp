@@ -5,7 +5,7 @@ namespace petstore::kafka {
 PartitionReader::PartitionReader(const std::string& brokers, const std::string& topic, std::int32_t partition,
                                  std::int64_t from, int fetch_wait_max_ms)
     : topic_(topic), partition_(partition) {
-  rk_ = make_handle(RD_KAFKA_CONSUMER, make_conf({
+  rk_ = make_handle(RD_KAFKA_CONSUMER, make_client_conf({
                                            {"bootstrap.servers", brokers},
                                            // Assigned by hand; librdkafka still wants a group name.
                                            {"group.id", "petstore-partition-reader"},

@@ -31,7 +31,7 @@ void on_delivery(rd_kafka_t* /*rk*/, const rd_kafka_message_t* msg, void* /*opaq
 
 Producer::Producer(const ProducerSettings& settings)
     : report_deadline_(std::chrono::milliseconds(settings.delivery_timeout_ms) + kDeliveryReportLateness) {
-  auto conf = make_conf({
+  auto conf = make_client_conf({
       {"bootstrap.servers", settings.bootstrap_servers},
       {"client.id", settings.client_id},
       {"enable.idempotence", "true"},
@@ -39,10 +39,6 @@ Producer::Producer(const ProducerSettings& settings)
       {"linger.ms", std::to_string(settings.linger_ms)},
       {"message.timeout.ms", std::to_string(settings.delivery_timeout_ms)},
       {"partitioner", "murmur2_random"},
-      {"socket.nagle.disable", "true"},
-      // A broker that comes back should be used within a second, not after
-      // librdkafka's default 10 s reconnect backoff.
-      {"reconnect.backoff.max.ms", "1000"},
   });
   rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
   rk_ = kafka::make_handle(RD_KAFKA_PRODUCER, std::move(conf));
