@@ -35,10 +35,10 @@ class PetsFaults : public ::testing::Test {
     http_ = deployment_->replica(0).client();
     category_ = id_of(post_json(*http_, "/categories", R"({"name":"Dogs"})"));
   }
-  httplib::Result create(const std::string& name) {
-    return post_json(*http_, "/pets",
-                     R"({"name":")" + name + R"(","categoryId":)" + std::to_string(category_) + "}");
+  std::string pet_body(const std::string& name) const {
+    return R"({"name":")" + name + R"(","categoryId":)" + std::to_string(category_) + "}";
   }
+  httplib::Result create(const std::string& name) { return post_json(*http_, "/pets", pet_body(name)); }
   bool listed(const std::string& name) {
     return http_->Get(("/pets?limit=100&categoryId=" + std::to_string(category_)).c_str())->body.find(name) !=
            std::string::npos;
@@ -124,10 +124,8 @@ TEST_F(PetsFaults, PartitionLeadersMovingUnderWritesLoseNothing) {
   });
   std::vector<std::int64_t> created;
   for (int i = 0; i < 40; ++i) {
-    const auto r = post_retrying(
-        *http_, "/pets",
-        R"({"name":"moving)" + std::to_string(i) + R"(","categoryId":)" + std::to_string(category_) + "}",
-        unique_name("moving"));
+    const auto r =
+        post_retrying(*http_, "/pets", pet_body("moving" + std::to_string(i)), unique_name("moving"));
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 201) << r->body;
     if (r->status == 201) {
@@ -165,8 +163,7 @@ TEST_F(PetsFaults, WritesAreConfirmedOnceTheBrokersAreBackFromALongOutage) {
   }
   deployment_->replica(0).wait_ready();
   for (int i = 0; i < 24; ++i) {
-    const auto body = R"({"name":"after-outage)" + std::to_string(i) + R"(","categoryId":)" +
-                      std::to_string(category_) + "}";
+    const auto body = pet_body("after-outage" + std::to_string(i));
     const auto key = unique_name("after-outage");
     auto r = post_json(*http_, "/pets", body, {{"Idempotency-Key", key}});
     for (int attempt = 1; attempt < 20 && r && r->status == 503 && error_code(r) == "writer_moving";
