@@ -34,8 +34,8 @@ void on_delivery(rd_kafka_t* /*rk*/, const rd_kafka_message_t* msg, void* /*opaq
     // the fault campaign's version gap was answered on (docs/reliability.md).
     // Either way nobody can read the record back at a known offset, so its
     // outcome is unknown.
-    delivery->done.set_exception(std::make_exception_ptr(
-        Unavailable("kafka delivery: acknowledged without an offset (implicitly, by a later request)", true)));
+    delivery->done.set_exception(std::make_exception_ptr(Unavailable(
+        "kafka delivery: acknowledged without an offset (implicitly, by a later request)", true)));
     return;
   }
   const bool maybe = rd_kafka_message_status(msg) != RD_KAFKA_MSG_STATUS_NOT_PERSISTED;

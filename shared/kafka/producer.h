@@ -58,11 +58,12 @@ struct ProducerSettings {
 };
 
 // An idempotent producer (acks=all, enable.idempotence): a record is reported
-// delivered only once every in-sync replica has it, at the offset the
-// broker gave it (a report without one is an outcome unknown: on_delivery),
-// and a real broker never writes a retry twice. (The local broker checks
-// no sequences for a producer that is not transactional: docs/reliability.md.) Partitions are chosen by murmur2 of the key, the Java client's
-// scheme, so other tools agree on where an aggregate's events live.
+// delivered only once every in-sync replica has it, at the offset the broker
+// gave it (a report without one is an outcome unknown: on_delivery), and a
+// real broker never writes a retry twice. (The local broker checks no
+// sequences for a producer that is not transactional: docs/reliability.md.)
+// Partitions are chosen by murmur2 of the key, the Java client's scheme, so
+// other tools agree on where an aggregate's events live.
 class Producer {
  public:
   explicit Producer(const ProducerSettings& settings);
