@@ -133,12 +133,17 @@ class AggregateWriter final : public Ownership::State {
   class Pending {
    public:
     explicit Pending(Outcome done) : out_(std::move(done)) {}
-    Pending(OwnerLog::Held held, Outcome out, events::Envelope envelope, kafka::Position at)
-        : held_(std::move(held)), out_(std::move(out)), envelope_(std::move(envelope)), at_(at) {}
+    Pending(OwnerLog::Held held, Outcome out, events::Envelope envelope, kafka::Position at,
+            std::uint64_t digest)
+        : held_(std::move(held)),
+          out_(std::move(out)),
+          envelope_(std::move(envelope)),
+          at_(at),
+          digest_(digest) {}
 
     Outcome finish() && {
       if (held_) {
-        confirm(*held_, at_.offset);
+        confirm(*held_, at_.offset, digest_);
         out_.appended.push_back({held_->topic(), std::move(envelope_), at_});
       }
       return std::move(out_);
@@ -149,6 +154,7 @@ class AggregateWriter final : public Ownership::State {
     Outcome out_;
     events::Envelope envelope_;
     kafka::Position at_;
+    std::uint64_t digest_ = 0;
   };
 
   // Runs `decide` on aggregate `id` and appends what it decided. Throws
@@ -288,9 +294,9 @@ class AggregateWriter final : public Ownership::State {
 
   // Reads the partition back through `offset` (without the lock), giving
   // up the epoch when that fails.
-  static void confirm(OwnerLog::Held& held, std::int64_t offset) {
+  static void confirm(OwnerLog::Held& held, std::int64_t offset, std::uint64_t digest) {
     try {
-      held.confirm(offset);
+      held.confirm(offset, digest);
     } catch (...) {
       held.relock();
       held.release_partition();
@@ -393,7 +399,7 @@ class AggregateWriter final : public Ownership::State {
       std::rethrow_exception(failure);
     }
     held.unlock();
-    return Pending(std::move(held), std::move(out), std::move(sending->envelope), *at);
+    return Pending(std::move(held), std::move(out), std::move(sending->envelope), *at, sending->digest);
   }
 
   OwnerLog log_;

@@ -120,7 +120,7 @@ OwnerLog::Sending OwnerLog::Held::send(const NewEvent& event, const std::string&
     record.headers.push_back({std::string(kRequestHeader), request});
   }
   auto sent = writer_->send(std::move(record));
-  return {std::move(e), std::move(sent)};
+  return {std::move(e), std::move(sent.report), sent.digest};
 }
 
 void OwnerLog::Held::release_partition() {

@@ -71,6 +71,7 @@ class OwnerLog {
   struct Sending {
     events::Envelope envelope;
     kafka::Producer::Sent sent;
+    std::uint64_t digest;  // what confirm checks the record read back by
   };
 
   // Holds partition `p`'s lock, with p's writer, until it is unlocked or
@@ -86,10 +87,10 @@ class OwnerLog {
     // kafka::Unavailable when the producer refuses it.
     Sending send(const NewEvent& event, const std::string& request);
     // Confirms what `send` sent once its delivery report says where it is:
-    // the partition read up to there, with no newer claim before it
-    // (PartitionWriter::confirm). Call without the lock. Throws as
-    // PartitionWriter::confirm does.
-    void confirm(std::int64_t offset) { writer_->confirm(offset); }
+    // the partition read up to there, that record there, with no newer
+    // claim before it (PartitionWriter::confirm). Call without the lock.
+    // Throws as PartitionWriter::confirm does.
+    void confirm(std::int64_t offset, std::uint64_t digest) { writer_->confirm(offset, digest); }
     // Confirms a decision that sent nothing against the partition as it is
     // now (PartitionWriter::confirm_current). Call without the lock.
     void confirm_current() { writer_->confirm_current(); }

@@ -1,5 +1,8 @@
 #include "es/partition_writer.h"
 
+#include <algorithm>
+#include <functional>
+
 #include "es/errc.h"
 
 namespace petstore::es {
@@ -36,6 +39,7 @@ EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
       continue;
     }
     read_ = m->offset + 1;
+    remember(*m);
     verdict = rule_.next(fence_headers(*m));
     if (verdict == EpochRule::Verdict::Claimed && epoch_ != 0 && rule_.current() != epoch_ && !fenced_) {
       fenced_from_ = m->offset;  // someone claimed after this writer did
@@ -66,7 +70,10 @@ std::int64_t PartitionWriter::claim(const std::function<void(const kafka::Messag
   epoch_ = 0;
   fenced_ = false;
   fenced_from_ = std::numeric_limits<std::int64_t>::max();
-  if (read_through(at.offset, &fold) != EpochRule::Verdict::Claimed || rule_.current() != epoch) {
+  // The claim at the reported offset must be this one: another claimer's
+  // of the same epoch there would make two owners of it.
+  if (read_through(at.offset, &fold) != EpochRule::Verdict::Claimed || rule_.current() != epoch ||
+      !read_back(at.offset, digest_of(claim.value))) {
     fenced_ = true;
     throw fenced(settings_, epoch);
   }
@@ -74,18 +81,44 @@ std::int64_t PartitionWriter::claim(const std::function<void(const kafka::Messag
   return epoch;
 }
 
-kafka::Producer::Sent PartitionWriter::send(kafka::Record record) {
+std::uint64_t PartitionWriter::digest_of(std::string_view value) {
+  return std::hash<std::string_view>{}(value);
+}
+
+void PartitionWriter::remember(const kafka::Message& m) {
+  recent_.emplace_back(m.offset, digest_of(m.value));
+  if (recent_.size() > kRecent) {
+    recent_.pop_front();
+  }
+}
+
+bool PartitionWriter::read_back(std::int64_t offset, std::uint64_t digest) const {
+  // Offsets rise but may skip (a real cluster's transaction markers).
+  const auto it = std::lower_bound(recent_.begin(), recent_.end(), offset,
+                                   [](const auto& r, std::int64_t o) { return r.first < o; });
+  return it != recent_.end() && it->first == offset && it->second == digest;
+}
+
+PartitionWriter::Sent PartitionWriter::send(kafka::Record record) {
   if (epoch_ == 0 || fenced_) {
     throw fenced(settings_, epoch_);
   }
   record.headers.push_back({std::string(kEpochHeader), std::to_string(epoch_)});
-  return producer_.send_to(record, settings_.partition);
+  const auto digest = digest_of(record.value);
+  return {producer_.send_to(record, settings_.partition), digest};
 }
 
-void PartitionWriter::confirm(std::int64_t offset, const std::function<void(const kafka::Message&)>* fold) {
+void PartitionWriter::confirm(std::int64_t offset, std::uint64_t digest,
+                              const std::function<void(const kafka::Message&)>* fold) {
   const std::lock_guard lock(read_mutex_);
   if (read_ <= offset) {
     read_through(offset, fold);
+  }
+  if (!read_back(offset, digest)) {
+    throw kafka::Unavailable("kafka: " + settings_.topic + "/" + std::to_string(settings_.partition) +
+                                 " does not hold the record sent at offset " + std::to_string(offset) +
+                                 ", where its delivery report put it",
+                             true);
   }
   // Stamped with this writer's epoch, the record counts unless a later
   // claim came before it (EpochRule).
@@ -110,8 +143,9 @@ void PartitionWriter::confirm_current() {
 
 kafka::Position PartitionWriter::append(kafka::Record record,
                                         const std::function<void(const kafka::Message&)>* fold) {
-  const auto at = send(std::move(record)).wait();
-  confirm(at.offset, fold);
+  auto sent = send(std::move(record));
+  const auto at = sent.report.wait();
+  confirm(at.offset, sent.digest, fold);
   return at;
 }
 

@@ -3,10 +3,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "es/epoch.h"
 #include "kafka/partition_reader.h"
@@ -68,8 +71,22 @@ class PartitionWriter {
   // already has) and throws es::Error(Fenced) when a later claim comes
   // before it: the record there does not count. Both may be called from
   // any thread, beside each other.
-  kafka::Producer::Sent send(kafka::Record record);
-  void confirm(std::int64_t offset, const std::function<void(const kafka::Message&)>* fold = nullptr);
+  //
+  // confirm also checks that the record read back at `offset` is the one
+  // sent (by `digest`, of its value), and throws kafka::Unavailable,
+  // possibly persisted, when it is not: a delivery report whose offset is
+  // wrong must not pass for a record read back. librdkafka reports some
+  // records delivered without a true offset (docs/reliability.md, "A
+  // version gap": -1001 after an implicit ack; -1, 0, 1, ... after a
+  // DUPLICATE_SEQUENCE_NUMBER, v2.0.2 src/rdkafka_request.c).
+  struct Sent {
+    kafka::Producer::Sent report;
+    std::uint64_t digest;  // of the record's value (digest_of)
+  };
+  Sent send(kafka::Record record);
+  void confirm(std::int64_t offset, std::uint64_t digest,
+               const std::function<void(const kafka::Message&)>* fold = nullptr);
+  static std::uint64_t digest_of(std::string_view value);
   // Confirms a decision that appended nothing (a refusal, or a command
   // with nothing to change): reads the partition up to its end as the
   // broker reports it now, and throws es::Error(Fenced) if a later claim
@@ -88,9 +105,17 @@ class PartitionWriter {
 
   kafka::Producer& producer_;
   Settings settings_;
-  std::mutex read_mutex_;  // guards the reader, read_, rule_ and fenced_from_
+  // The offset and value digest of the last kRecent records read, for
+  // confirm's check. A confirm comes a fetch or so after its record is
+  // read; one whose record has left the window is refused (Unavailable).
+  static constexpr std::size_t kRecent = 4096;
+  void remember(const kafka::Message& m);
+  [[nodiscard]] bool read_back(std::int64_t offset, std::uint64_t digest) const;
+
+  std::mutex read_mutex_;  // guards the reader, read_, rule_, recent_ and fenced_from_
   kafka::PartitionReader reader_;
   EpochRule rule_;
+  std::deque<std::pair<std::int64_t, std::uint64_t>> recent_;
   std::int64_t read_ = 0;   // the next offset the reader hands over
   std::int64_t epoch_ = 0;  // this writer's, 0 before a claim (set before the writer is shared)
   // Where a later claim than this writer's was read: nothing of this

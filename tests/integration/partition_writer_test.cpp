@@ -79,6 +79,23 @@ TEST_F(PartitionWriterTest, AClaimFoldsTheRecordsBeforeIt) {
   EXPECT_EQ(read_partition().counted, (std::vector<std::string>{"a", "b", "c", "d"}));
 }
 
+// A delivery report can name an offset that does not hold the record
+// (librdkafka's implicit ack: -1001; docs/reliability.md, "A version
+// gap"). confirm checks what it reads back there, not only how far.
+TEST_F(PartitionWriterTest, AConfirmAtAnOffsetThatHoldsAnotherRecordIsRefused) {
+  auto w = writer("only");
+  w.claim([](const kafka::Message&) {});
+  auto r = record("mine");
+  r.topic = topic_;
+  auto sent = w.send(r);
+  const auto at = sent.report.wait();
+  const auto other = producer_.append_to({topic_, "k", "another", {}}, 1);
+
+  EXPECT_THROW(w.confirm(other.offset, sent.digest), kafka::Unavailable);
+  EXPECT_THROW(w.confirm(-1001, sent.digest), kafka::Unavailable);
+  EXPECT_NO_THROW(w.confirm(at.offset, sent.digest)) << "its own offset";
+}
+
 TEST_F(PartitionWriterTest, AWriterReplacedWhilePausedIsFencedAndItsRecordIgnored) {
   auto old_owner = writer("old");
   ASSERT_EQ(old_owner.claim([](const kafka::Message&) {}), 1);
