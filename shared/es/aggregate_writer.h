@@ -382,7 +382,7 @@ class AggregateWriter final : public Ownership::State {
     std::optional<kafka::Position> at;
     std::exception_ptr failure;
     try {
-      at = sending->sent.wait();
+      at = sending->sent.report.wait();
     } catch (...) {
       failure = std::current_exception();
     }
@@ -399,7 +399,7 @@ class AggregateWriter final : public Ownership::State {
       std::rethrow_exception(failure);
     }
     held.unlock();
-    return Pending(std::move(held), std::move(out), std::move(sending->envelope), *at, sending->digest);
+    return Pending(std::move(held), std::move(out), std::move(sending->envelope), *at, sending->sent.digest);
   }
 
   OwnerLog log_;

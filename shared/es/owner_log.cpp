@@ -119,8 +119,7 @@ OwnerLog::Sending OwnerLog::Held::send(const NewEvent& event, const std::string&
   if (!request.empty()) {
     record.headers.push_back({std::string(kRequestHeader), request});
   }
-  auto sent = writer_->send(std::move(record));
-  return {std::move(e), std::move(sent.report), sent.digest};
+  return {std::move(e), writer_->send(std::move(record))};
 }
 
 void OwnerLog::Held::release_partition() {

@@ -15,6 +15,7 @@
 #include "es/event_log.h"
 #include "es/owner_hints.h"
 #include "es/ownership.h"
+#include "es/partition_writer.h"
 #include "kafka/producer.h"
 
 namespace petstore::es {
@@ -70,8 +71,7 @@ class OwnerLog {
   // An event on its way: sent in the owner's epoch, not yet acknowledged.
   struct Sending {
     events::Envelope envelope;
-    kafka::Producer::Sent sent;
-    std::uint64_t digest;  // what confirm checks the record read back by
+    PartitionWriter::Sent sent;  // its report, and the digest confirm checks
   };
 
   // Holds partition `p`'s lock, with p's writer, until it is unlocked or
