@@ -57,6 +57,16 @@ void Ownership::poll(std::chrono::milliseconds wait) {
     writers_.emplace(p, std::move(w));
   }
   settled_ = membership_.assigned();
+  std::vector<std::shared_ptr<PartitionWriter>> writers;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [p, w] : writers_) {
+      writers.push_back(w);
+    }
+  }
+  for (const auto& w : writers) {
+    w->rest_if_idle(settings_.rest_after);
+  }
 }
 
 std::shared_ptr<PartitionWriter> Ownership::writer(std::int32_t partition) const {

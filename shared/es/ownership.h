@@ -28,6 +28,9 @@ class Ownership {
     std::string topic;
     std::string owner;           // this replica
     int fetch_wait_max_ms = 10;  // of each partition's read-back (PartitionWriter::Settings)
+    // A writer that read nothing back for this long stops fetching until
+    // its next read-back (PartitionWriter::rest_if_idle).
+    std::chrono::milliseconds rest_after{200};
   };
   // The owner's state, kept per partition.
   class State {
@@ -43,7 +46,8 @@ class Ownership {
   Ownership(kafka::Producer& producer, Settings settings, State& state);
 
   // Follows the group for up to `wait`: claims the partitions newly
-  // assigned and lets go of the ones taken away. Throws kafka::Unavailable
+  // assigned and lets go of the ones taken away, and rests the writers
+  // idle for `rest_after`. Throws kafka::Unavailable
   // when a claim cannot be made (the partition is tried again next time).
   // One thread polls; writer() and owned() may be called from any.
   void poll(std::chrono::milliseconds wait);

@@ -25,6 +25,10 @@ PartitionWriter::PartitionWriter(kafka::Producer& producer, Settings settings)
 EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
                                                  const std::function<void(const kafka::Message&)>* fold) {
   auto verdict = EpochRule::Verdict::Fenced;
+  if (resting_) {
+    reader_.resume_at(read_ == 0 ? RD_KAFKA_OFFSET_BEGINNING : read_);
+    resting_ = false;
+  }
   const auto give_up = std::chrono::steady_clock::now() + settings_.read_timeout;
   while (read_ <= offset) {
     const auto left =
@@ -49,6 +53,7 @@ EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
       (*fold)(*m);
     }
   }
+  last_read_ = std::chrono::steady_clock::now();
   return verdict;
 }
 
@@ -139,6 +144,17 @@ void PartitionWriter::confirm_current() {
   if (fenced_) {
     throw fenced(settings_, epoch_);
   }
+}
+
+void PartitionWriter::rest_if_idle(std::chrono::milliseconds idle) {
+  const std::unique_lock lock(read_mutex_, std::try_to_lock);
+  if (!lock.owns_lock() || resting_ || std::chrono::steady_clock::now() - last_read_ < idle) {
+    return;
+  }
+  // Set first: if the pause fails half-way, the next read-back still
+  // resumes (harmless on a reader that is fetching).
+  resting_ = true;
+  reader_.pause();
 }
 
 kafka::Position PartitionWriter::append(kafka::Record record,

@@ -96,6 +96,14 @@ class PartitionWriter {
   // when the broker does not answer.
   void confirm_current();
 
+  // Stops the reader fetching if nothing was read back for `idle`: an idle
+  // reader costs its broker a fetch every fetch.wait.max.ms, held that long
+  // by the local broker. The next read-back starts it again, where it
+  // stopped, and its first fetch finds the record it waits for already
+  // there. Skips a writer busy reading. Called by the thread that polls
+  // the group (es::Ownership::poll). Throws kafka::Unavailable.
+  void rest_if_idle(std::chrono::milliseconds idle);
+
  private:
   // Reads up to and including `offset`, applying the rule; `fold`, when
   // set, gets every record that counts. Returns the verdict of the record
@@ -116,7 +124,9 @@ class PartitionWriter {
   kafka::PartitionReader reader_;
   EpochRule rule_;
   std::deque<std::pair<std::int64_t, std::uint64_t>> recent_;
-  std::int64_t read_ = 0;   // the next offset the reader hands over
+  std::int64_t read_ = 0;  // the next offset the reader hands over
+  bool resting_ = false;   // the reader is paused (rest_if_idle)
+  std::chrono::steady_clock::time_point last_read_ = std::chrono::steady_clock::now();
   std::int64_t epoch_ = 0;  // this writer's, 0 before a claim (set before the writer is shared)
   // Where a later claim than this writer's was read: nothing of this
   // writer's from there on counts.

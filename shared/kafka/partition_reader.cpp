@@ -46,6 +46,42 @@ std::optional<Message> PartitionReader::next(std::chrono::milliseconds wait) {
   return to_message(*m);
 }
 
+void PartitionReader::pause() {
+  const PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
+  rd_kafka_topic_partition_list_add(list.get(), topic_.c_str(), partition_);
+  auto e = rd_kafka_pause_partitions(rk_.get(), list.get());
+  if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    e = list->elems[0].err;
+  }
+  if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw Unavailable(
+        "kafka: cannot pause " + topic_ + "/" + std::to_string(partition_) + ": " + rd_kafka_err2str(e),
+        false);
+  }
+}
+
+void PartitionReader::resume_at(std::int64_t offset) {
+  const PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
+  rd_kafka_topic_partition_list_add(list.get(), topic_.c_str(), partition_)->offset = offset;
+  auto e = rd_kafka_resume_partitions(rk_.get(), list.get());
+  if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    e = list->elems[0].err;
+  }
+  // Resuming alone clears a flag that the partition's broker thread reads
+  // only when it next wakes, up to a second later; a seek wakes it ("seek
+  // done", v2.0.2 src/rdkafka_partition.c, rd_kafka_toppar_seek), so the
+  // fetch goes out at once, and from the offset the caller names.
+  if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    const ErrorPtr err(rd_kafka_seek_partitions(rk_.get(), list.get(), 5000));
+    e = err ? rd_kafka_error_code(err.get()) : list->elems[0].err;
+  }
+  if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw Unavailable(
+        "kafka: cannot resume " + topic_ + "/" + std::to_string(partition_) + ": " + rd_kafka_err2str(e),
+        false);
+  }
+}
+
 std::int64_t PartitionReader::end(int timeout_ms) {
   std::int64_t low = 0;
   std::int64_t high = 0;

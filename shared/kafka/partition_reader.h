@@ -28,6 +28,15 @@ class PartitionReader {
   // The partition's high watermark: the offset its next record will get.
   std::int64_t end(int timeout_ms);
 
+  // Stops fetching until resume_at(). An idle reader costs the broker a
+  // fetch every fetch.wait.max.ms, and the local broker holds each empty
+  // one that long; a paused one costs nothing. Records fetched but not yet
+  // handed over are dropped. Throws Unavailable.
+  void pause();
+  // Fetches again, from `offset` (the offset after the last record the
+  // caller took; RD_KAFKA_OFFSET_BEGINNING before any). Throws Unavailable.
+  void resume_at(std::int64_t offset);
+
  private:
   std::string topic_;
   std::int32_t partition_;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <thread>
@@ -129,6 +130,36 @@ TEST_F(PartitionWriterTest, AWriterReplacedWhilePausedIsFencedAndItsRecordIgnore
   const auto seen = read_partition();
   EXPECT_EQ(seen.all, (std::vector<std::string>{"old-1", "old-2", "new-1"}));
   EXPECT_EQ(seen.counted, (std::vector<std::string>{"old-1", "new-1"}));
+}
+
+// An idle writer's reader stops fetching (rest_if_idle). Its next
+// read-back starts it again where it stopped: it reads its own record back,
+// and what others appended while it rested comes first, a claim included.
+TEST_F(PartitionWriterTest, ARestedWriterReadsOnFromWhereItStopped) {
+  auto w = writer("rests");
+  ASSERT_EQ(w.claim([](const kafka::Message&) {}), 1);
+  std::vector<std::string> folded;
+  const std::function<void(const kafka::Message&)> fold = [&](const kafka::Message& m) {
+    folded.push_back(m.value);
+  };
+  auto r = record("first");
+  r.topic = topic_;
+  w.rest_if_idle(0ms);
+  w.append(r, &fold);
+  w.rest_if_idle(1h);  // not idle that long: goes on fetching
+  w.rest_if_idle(0ms);
+  producer_.append_to({topic_, "k", "from-elsewhere", {{std::string(es::kEpochHeader), "1"}}}, 1);
+  r.value = "second";
+  w.append(r, &fold);
+  EXPECT_EQ(folded, (std::vector<std::string>{"first", "from-elsewhere", "second"}));
+
+  // Another owner claims while this one rests: its next append is fenced.
+  w.rest_if_idle(0ms);
+  auto other = writer("other");
+  ASSERT_EQ(other.claim([](const kafka::Message&) {}), 2);
+  r.value = "after-the-claim";
+  EXPECT_THROW(w.append(r, &fold), es::Error);
+  EXPECT_EQ(read_partition().counted, (std::vector<std::string>{"first", "from-elsewhere", "second"}));
 }
 
 TEST_F(PartitionWriterTest, TheLaterOfTwoClaimsWinsAndTheEarlierOwnerIsFenced) {
