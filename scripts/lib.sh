@@ -5,7 +5,9 @@
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 JOBS=${JOBS:-2}
 
-log() { printf '\033[1m%s\033[0m\n' "$*" >&2; }
+# Each step with the time since the script started (bash's SECONDS), so a
+# slow run shows which step was slow.
+log() { printf '\033[1m[%02d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # build <dir> [cmake args...]: the compiler's output is shown only on failure.
