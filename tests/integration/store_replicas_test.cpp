@@ -53,7 +53,9 @@ TEST(StoreReplicasTest, KillingOneReplicaOfEachServiceLosesNoRead) {
           ++ok;
         } else {
           ++failed;
-          ADD_FAILURE() << "read lost: " << (r ? std::to_string(r->status) + " " + r->body : "no response");
+          ADD_FAILURE() << "read lost: "
+                        << (r ? std::to_string(r->status) + " " + r->body
+                              : "no response (" + httplib::to_string(r.error()) + ")");
         }
       }
     });
