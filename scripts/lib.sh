@@ -5,9 +5,17 @@
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 JOBS=${JOBS:-2}
 
-# Each step with the time since the script started (bash's SECONDS), so a
-# slow run shows which step was slow.
-log() { printf '\033[1m[%02d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
+# Each step with the time since the outermost script started, so a slow run
+# shows which step was slow (scripts/test's fuzzing step runs scripts/fuzz,
+# whose steps go on counting from the same start).
+printf -v _now '%(%s)T' -1
+export PETSTORE_LOG_START=${PETSTORE_LOG_START:-$_now}
+log() {
+  local now
+  printf -v now '%(%s)T' -1
+  local elapsed=$((now - PETSTORE_LOG_START))
+  printf '\033[1m[%02d:%02d] %s\033[0m\n' $((elapsed / 60)) $((elapsed % 60)) "$*" >&2
+}
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # build <dir> [cmake args...]: the compiler's output is shown only on failure.
