@@ -204,7 +204,7 @@ for (const service of appServices) {
 }
 // The scripts' own variables, which reach the services' environment only
 // because they are exported for lib.sh's functions.
-const scriptsOwn = ["KAFKA_DATA_DIR", "REDIS_DATA_DIR", "SUPERVISE"];
+const scriptsOwn = ["KAFKA_DATA_DIR", "PETSTORE_LOG_START", "REDIS_DATA_DIR", "SUPERVISE"];
 for (const name of passed) {
   if (!read.has(name) && !scriptsOwn.includes(name)) problem(`scripts/up passes ${name}, which no service reads`);
 }
