@@ -177,14 +177,7 @@ TEST_F(PetsFaults, WritesAreConfirmedOnceTheBrokersAreBackFromALongOutage) {
   }
   deployment_->replica(0).wait_ready();
   for (int i = 0; i < 24; ++i) {
-    const auto body = pet_body("after-outage" + std::to_string(i));
-    const auto key = unique_name("after-outage");
-    auto r = post_json(*http_, "/pets", body, {{"Idempotency-Key", key}});
-    for (int attempt = 1; attempt < 20 && r && r->status == 503 && error_code(r) == "writer_moving";
-         ++attempt) {
-      std::this_thread::sleep_for(std::chrono::seconds(1));
-      r = post_json(*http_, "/pets", body, {{"Idempotency-Key", key}});
-    }
+    const auto r = create_settled("after-outage" + std::to_string(i));
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 201) << r->body;
   }
