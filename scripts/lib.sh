@@ -8,8 +8,8 @@ JOBS=${JOBS:-2}
 # Each step with the time since the outermost script started, so a slow run
 # shows which step was slow (scripts/test's fuzzing step runs scripts/fuzz,
 # whose steps go on counting from the same start).
-printf -v _now '%(%s)T' -1
-export PETSTORE_LOG_START=${PETSTORE_LOG_START:-$_now}
+[[ -n ${PETSTORE_LOG_START:-} ]] || printf -v PETSTORE_LOG_START '%(%s)T' -1
+export PETSTORE_LOG_START
 log() {
   local now
   printf -v now '%(%s)T' -1
