@@ -39,6 +39,14 @@ void produce_together(const std::string& topic, std::int32_t partition,
       RD_KAFKA_PRODUCER,
       kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}, {"linger.ms", "500"}}));
   const kafka::TopicPtr handle(rd_kafka_topic_new(producer.get(), topic.c_str(), nullptr));
+  // The partition known first. Messages produced before its metadata wait on
+  // the topic's unassigned queue and move to the partition one at a time when
+  // it arrives (rd_kafka_topic_assign_uas, librdkafka v2.0.2 rdkafka_topic.c),
+  // and during rd_kafka_flush linger.ms no longer holds them (rdkafka_broker.c,
+  // "flushing"), so the first can go out alone. The mock broker returns one
+  // message set per partition per fetch, and the batch would then reach the
+  // reactor in pieces: a fresh-clone suite at half speed saw exactly that.
+  ASSERT_GT(kafka::partition_count(producer.get(), topic, 10000), partition);
   std::vector<rd_kafka_message_t> messages(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     // RD_KAFKA_MSG_F_COPY: librdkafka copies the payload, never writes it.
