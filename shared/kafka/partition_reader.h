@@ -21,8 +21,9 @@ class PartitionReader {
   PartitionReader(const PartitionReader&) = delete;
   PartitionReader& operator=(const PartitionReader&) = delete;
 
-  // The next record, or nullopt when none came within `wait`. Throws
-  // Unavailable on an error the partition reports (other than its end).
+  // The next record, or nullopt when none came within `wait` (or the one
+  // that came was handed over before). Throws Unavailable on an error the
+  // partition reports (other than its end).
   std::optional<Message> next(std::chrono::milliseconds wait);
 
   // The partition's high watermark: the offset its next record will get.
@@ -34,7 +35,8 @@ class PartitionReader {
   // handed over are dropped. Throws Unavailable.
   void pause();
   // Fetches again, from `offset` (the offset after the last record the
-  // caller took; RD_KAFKA_OFFSET_BEGINNING before any). Throws Unavailable.
+  // caller took; RD_KAFKA_OFFSET_BEGINNING before any), without waiting
+  // for the client to have moved there. Throws Unavailable.
   void resume_at(std::int64_t offset);
 
  private:
@@ -42,6 +44,9 @@ class PartitionReader {
   std::int32_t partition_;
   HandlePtr rk_;
   QueuePtr queue_;
+  // The last record's offset next() handed over: records come in offset
+  // order, so one at or below it is a record fetched again.
+  std::int64_t handed_over_ = -1;
 };
 
 }  // namespace petstore::kafka
