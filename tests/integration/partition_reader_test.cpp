@@ -44,7 +44,7 @@ class PartitionReaderTest : public ::testing::Test {
   kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "partition-reader-test"}};
 };
 
-TEST_F(PartitionReaderTest, ReadsOnePartitionInOrderAndResumesWhereToldWithoutWaitingForTheSeek) {
+TEST_F(PartitionReaderTest, ReadsOnePartitionInOrderAndResumesWhereTold) {
   for (const auto* v : {"a", "b", "c"}) {
     append(v);
   }
