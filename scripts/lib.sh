@@ -169,12 +169,16 @@ start_broker() {
   export KAFKA_BROKERS
 }
 
-# start_service <build dir> <service> <replica> <port>
+# start_service <build dir> <service> <replica> <port> [unix socket path]:
+# the replica serves on 127.0.0.1:<port>, and on the Unix socket as well when
+# one is given (for an entry point on this host).
 start_service() {
-  local build_dir=$1 service=$2 replica=$3 port=$4
+  local build_dir=$1 service=$2 replica=$3 port=$4 socket=${5:-}
   port_busy "$port" && die "port $port is in use"
-  INSTANCE_ID="$service-$replica" HTTP_PORT=$port launch "$service-$replica" "$build_dir/services/$service/$service"
+  INSTANCE_ID="$service-$replica" HTTP_PORT=$port HTTP_UNIX_SOCKET=$socket \
+    launch "$service-$replica" "$build_dir/services/$service/$service"
 }
+
 
 # ready <base url>: the replica (or the entry point's pick) answers /readyz
 # with 200: its dependencies answer and its read model is whole.
@@ -205,4 +209,11 @@ stop_all() {
     fi
     rm -f "$f" "${f%.pid}.child"
   done
+  # The replicas' Unix sockets (scripts/up), once nothing listens on them.
+  if [[ -f $RUN_DIR/socket-dir ]]; then
+    local dir
+    dir=$(cat "$RUN_DIR/socket-dir")
+    [[ $dir == /tmp/petstore-sockets.* ]] && rm -rf "$dir"
+    rm -f "$RUN_DIR/socket-dir"
+  fi
 }

@@ -15,6 +15,7 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.prefix = env.str("PETSTORE_PREFIX", "petstore");
   c.log_level = env.str("LOG_LEVEL", "info");
   c.http = http::ServerOptions::from_env(env, default_port);
+  c.http_unix_socket = env.str("HTTP_UNIX_SOCKET", "");
   c.advertised_url = env.str("ADVERTISED_URL",
                              "http://" + (c.http.host == "0.0.0.0" ? std::string(host.data()) : c.http.host) +
                                  ":" + std::to_string(c.http.port));

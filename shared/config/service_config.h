@@ -31,6 +31,9 @@ struct ServiceConfig {
   std::string prefix;    // PETSTORE_PREFIX: Redis keys and consumer groups
   std::string log_level;
   http::ServerOptions http;
+  // HTTP_UNIX_SOCKET: a Unix-domain socket to serve the same API on, beside
+  // host:port, for an entry point on this host (scripts/up); empty: none.
+  std::string http_unix_socket;
   // TRUSTED_PROXIES: peers whose X-Forwarded-For names the client.
   http::TrustedProxies trusted_proxies;
   // ADVERTISED_URL: where the other replicas reach this one, to forward a

@@ -1,6 +1,12 @@
 #include "http/server.h"
 
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <stdexcept>
 
@@ -78,6 +84,24 @@ bool has_content(const httplib::Response& res) {
 bool routable_method(const std::string& m) {
   return m == "GET" || m == "HEAD" || m == "POST" || m == "PUT" || m == "PATCH" || m == "DELETE" ||
          m == "OPTIONS";
+}
+
+// Whether a server answers on the Unix socket at `path` (a connect succeeds).
+bool unix_socket_answers(const std::string& path) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof(addr.sun_path)) {
+    return false;
+  }
+  std::memcpy(static_cast<char*>(addr.sun_path), path.data(), path.size());
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    return false;
+  }
+  const bool answers = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr),  // NOLINT(*-reinterpret-cast)
+                                 sizeof(addr)) == 0;
+  ::close(fd);
+  return answers;
 }
 
 // The Error for a status cpp-httplib produced itself, before our code ran.
@@ -181,10 +205,40 @@ Server::Server(ServerOptions options, const Router& router) : options_(std::move
 
 Server::~Server() {
   stop();
+  if (bound_unix_socket_) {
+    ::unlink(options_.unix_socket.c_str());
+  }
+}
+
+void Server::bind_unix_socket() {
+  const auto& path = options_.unix_socket;
+  if (path.size() >= sizeof(sockaddr_un::sun_path)) {
+    throw std::runtime_error("the Unix socket path " + path + " is longer than " +
+                             std::to_string(sizeof(sockaddr_un::sun_path) - 1) + " bytes");
+  }
+  // A file left by a replica that died is replaced; one a live server
+  // answers on is not taken from it.
+  if (unix_socket_answers(path)) {
+    throw std::runtime_error("a server already answers on " + path);
+  }
+  ::unlink(path.c_str());
+  server_.set_address_family(AF_UNIX);
+  // cpp-httplib 0.11.4 takes the host as the socket's path and returns the
+  // port it was given for a Unix socket (0 would make it read a TCP port).
+  if (!server_.bind_to_port(path, 1)) {
+    throw std::runtime_error("cannot listen on " + path + ": " + std::strerror(errno));
+  }
+  bound_unix_socket_ = true;
+  // Anyone on this host may connect, as to a loopback port: the entry
+  // point's workers run as another user when nginx starts as root. Its
+  // peers count as 127.0.0.1 (ServerOptions::unix_socket).
+  ::chmod(path.c_str(), 0666);  // NOLINT(*-magic-numbers)
 }
 
 void Server::bind() {
-  if (!server_.bind_to_port(options_.host, options_.port)) {
+  if (!options_.unix_socket.empty()) {
+    bind_unix_socket();
+  } else if (!server_.bind_to_port(options_.host, options_.port)) {
     throw std::runtime_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port));
   }
   // Debian's cpp-httplib is compiled with a listen backlog of 5, and a burst
@@ -208,6 +262,11 @@ void Server::stop() {
 httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& req, httplib::Response& res) {
   using R = httplib::Server::HandlerResponse;
   tl_pending.active = false;
+  if (!options_.unix_socket.empty()) {
+    // cpp-httplib leaves a Unix peer's address empty (and its port the
+    // peer's pid): the peer is on this host (ServerOptions::unix_socket).
+    mutable_request(req).remote_addr = "127.0.0.1";
+  }
   const auto* conn = current_connection();
   if (conn != nullptr && conn->poisoned) {
     refuse_and_close(req, res,

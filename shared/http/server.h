@@ -29,6 +29,11 @@ struct ServerOptions {
   int read_timeout_s = 5;        // each read of a request waits at most this
   int write_timeout_s = 5;       // each write of a response waits at most this
   int listen_backlog = 4096;
+  // When set, the server listens on this Unix-domain socket instead of
+  // host:port (HTTP_UNIX_SOCKET adds such a server beside the TCP one; see
+  // service::serve). A peer on it is a process of this host and counts as
+  // 127.0.0.1: trusted as a proxy exactly when loopback is (TRUSTED_PROXIES).
+  std::string unix_socket;
 
   static ServerOptions from_env(const config::Env& env, int default_port);
 };
@@ -52,7 +57,8 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  // Binds host:port; throws if it cannot.
+  // Binds host:port, or the Unix socket; throws if it cannot, or if a live
+  // server already answers on that socket.
   void bind();
   // Serves until stop(); returns once every connection has been answered.
   void serve();
@@ -64,11 +70,13 @@ class Server {
   httplib::Server::HandlerResponse before_routing(const httplib::Request& req, httplib::Response& res);
   void serve_request(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader* body);
   void closing(const httplib::Request& req, httplib::Response& res) const;
+  void bind_unix_socket();
 
   ServerOptions options_;
   const Router& router_;
   httplib::Server server_;
   int listen_fd_ = -1;
+  bool bound_unix_socket_ = false;  // the socket file is ours to remove
   std::atomic<TaskQueue*> queue_{nullptr};
   std::atomic<bool> stopping_{false};
 };

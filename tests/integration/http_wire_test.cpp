@@ -7,18 +7,22 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <thread>
 
 #include "support/http_json.h"
 #include "support/raw_http.h"
 #include "support/service_process.h"
+#include "support/stack.h"
 
 namespace petstore::testing {
 namespace {
@@ -243,6 +247,89 @@ TEST_F(HttpWire, ConnectionsBeyondWorkersAndQueueAreToldOverloadedAtOnce) {
   EXPECT_EQ(ok + overloaded, 40);
   EXPECT_GE(ok, 8);
   EXPECT_GE(overloaded, 1);
+}
+
+// HTTP_UNIX_SOCKET: the same API on a Unix socket beside the port, for an
+// entry point on this host (scripts/up). A peer there counts as 127.0.0.1,
+// so its X-Forwarded-For is believed exactly when loopback is trusted. A
+// replica replaces the file a dead one left (scripts/up's supervisor
+// restarts a replica on the same path); a second replica cannot take the
+// socket a live one serves on; a replica that stops removes its file.
+TEST(HttpWireUnixSocket, ServesOnAUnixSocketWhosePeersCountAsLoopback) {
+  const auto dir = std::filesystem::temp_directory_path() / unique_name("sockets");
+  std::filesystem::create_directories(dir);
+  const auto trusted_path = (dir / "trusting.sock").string();
+  const auto untrusted_path = (dir / "untrusting.sock").string();
+  const auto over = [](const std::string& path) {
+    auto c = std::make_unique<httplib::Client>(path);  // not a URL: the path is the host
+    c->set_address_family(AF_UNIX);
+    c->set_read_timeout(10, 0);
+    c->set_default_headers({{"Host", "localhost"}});
+    return c;
+  };
+  // The file a replica that died would leave: bound, and nobody listening.
+  {
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    ASSERT_LT(trusted_path.size(), sizeof(addr.sun_path));
+    std::copy(trusted_path.begin(), trusted_path.end(), static_cast<char*>(addr.sun_path));
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)),
+              0);  // NOLINT(*-reinterpret-cast)
+    ::close(fd);
+    ASSERT_TRUE(std::filesystem::exists(trusted_path));
+  }
+  {
+    PetsDeployment trusting(1, {{"HTTP_UNIX_SOCKET", trusted_path}});
+    PetsDeployment untrusting(1, {{"HTTP_UNIX_SOCKET", untrusted_path}, {"TRUSTED_PROXIES", "192.0.2.1/32"}});
+
+    auto c = over(trusted_path);
+    auto r = c->Get("/readyz");
+    ASSERT_TRUE(r) << httplib::to_string(r.error());
+    EXPECT_EQ(r->status, 200);
+    // Keyless requests count against the client's address: each forwarded
+    // address has a budget of its own (60 a minute for an address).
+    for (int i = 0; i < 3; ++i) {
+      r = c->Get("/pets", {{"X-Forwarded-For", "203.0.113." + std::to_string(i)}});
+      ASSERT_TRUE(r);
+      EXPECT_EQ(r->status, 401);
+      EXPECT_EQ(r->get_header_value("X-RateLimit-Remaining"), "59") << "request " << i;
+    }
+    // Where loopback is not trusted, the header is not believed from the
+    // socket either: every request counts against 127.0.0.1.
+    auto u = over(untrusted_path);
+    int limited = 0;
+    for (int i = 0; i < 61; ++i) {
+      r = u->Get("/pets", {{"X-Forwarded-For", "198.51.100." + std::to_string(i)}});
+      ASSERT_TRUE(r);
+      limited += r->status == 429 ? 1 : 0;
+    }
+    EXPECT_GE(limited, 1) << "a forwarded address believed from an untrusted socket";
+
+    // A second replica on the socket a live one serves on does not start.
+    // (It binds as soon as it has started, not once its read model is ready.)
+    auto env = deployment_env(unique_name("second"),
+                              {{"HTTP_UNIX_SOCKET", trusted_path}, {"READY_BEFORE_LISTEN_MS", "0"}});
+    ServiceProcess second(PETS_BINARY, env);
+    const auto started = std::chrono::steady_clock::now();
+    const auto exited = [&second] {
+      siginfo_t info{};
+      return ::waitid(P_PID, static_cast<id_t>(second.pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+             info.si_pid == second.pid();
+    };
+    while (!exited() && std::chrono::steady_clock::now() - started < std::chrono::seconds(30)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_TRUE(exited()) << "a second replica serves on a live replica's socket";
+    EXPECT_NE(second.log().find("a server already answers on " + trusted_path), std::string::npos)
+        << second.log_tail();
+    r = over(trusted_path)->Get("/readyz");
+    ASSERT_TRUE(r) << "the live replica lost its socket";
+    EXPECT_EQ(r->status, 200);
+  }
+  EXPECT_FALSE(std::filesystem::exists(trusted_path)) << "a stopped replica left its socket file";
+  EXPECT_FALSE(std::filesystem::exists(untrusted_path));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -166,6 +166,7 @@ for (const m of startService.matchAll(/\b([A-Z][A-Z0-9_]*)=/g)) passed.add(m[1])
 // Set by the scripts, deliberately not by compose, and why.
 const localOnly = {
   INSTANCE_ID: "compose leaves it to the default, the container's host name and pid, unique per replica",
+  HTTP_UNIX_SOCKET: "compose's entry point runs in a container of its own and reaches the replicas over the network",
 };
 // Without these a replica would not work in compose: their defaults are for
 // a single host (loopback) or absent.
