@@ -27,6 +27,20 @@
 namespace petstore::testing {
 namespace {
 
+// Whether the process has exited by `deadline`, watched without reaping it
+// (its ServiceProcess does that).
+bool wait_for_exit(const ServiceProcess& process, std::chrono::steady_clock::time_point deadline) {
+  const auto exited = [&process] {
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(process.pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           info.si_pid == process.pid();
+  };
+  while (!exited() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return exited();
+}
+
 class HttpWire : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -205,15 +219,7 @@ TEST(HttpWireStop, AStoppingReplicaAnswersOpenConnectionsAndRefusesNewOnes) {
   EXPECT_NE(r.head.find("Connection: close"), std::string::npos);
   EXPECT_TRUE(open_connection.closed_by_server());
 
-  // Watch for the exit without reaping the child (the deployment does that).
-  const auto exited = [&replica] {
-    siginfo_t info{};
-    return ::waitid(P_PID, static_cast<id_t>(replica.pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           info.si_pid == replica.pid();
-  };
-  while (!exited() && std::chrono::steady_clock::now() - signalled < std::chrono::seconds(10)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  wait_for_exit(replica, signalled + std::chrono::seconds(10));
   EXPECT_LT(std::chrono::steady_clock::now() - signalled, std::chrono::milliseconds(4500))
       << "the replica did not exit promptly after SIGTERM";
 }
@@ -311,16 +317,8 @@ TEST(HttpWireUnixSocket, ServesOnAUnixSocketWhosePeersCountAsLoopback) {
     auto env = deployment_env(unique_name("second"),
                               {{"HTTP_UNIX_SOCKET", trusted_path}, {"READY_BEFORE_LISTEN_MS", "0"}});
     ServiceProcess second(PETS_BINARY, env);
-    const auto started = std::chrono::steady_clock::now();
-    const auto exited = [&second] {
-      siginfo_t info{};
-      return ::waitid(P_PID, static_cast<id_t>(second.pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-             info.si_pid == second.pid();
-    };
-    while (!exited() && std::chrono::steady_clock::now() - started < std::chrono::seconds(30)) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    EXPECT_TRUE(exited()) << "a second replica serves on a live replica's socket";
+    EXPECT_TRUE(wait_for_exit(second, std::chrono::steady_clock::now() + std::chrono::seconds(30)))
+        << "a second replica serves on a live replica's socket";
     EXPECT_NE(second.log().find("a server already answers on " + trusted_path), std::string::npos)
         << second.log_tail();
     r = over(trusted_path)->Get("/readyz");
