@@ -59,6 +59,14 @@ struct ServiceConfig {
   // 0.08 (docs/performance.md, issue 13). A real broker answers as soon as
   // data arrives; compose.yaml sets 100.
   int kafka_fetch_wait_max_ms = 3;
+  // The same for the writers' read-backs alone (es::PartitionWriter). A
+  // command waits for its read-back, which on the local broker waits out
+  // the empty fetch in flight when its record lands. An empty fetch costs
+  // that broker no walk of its log (a fetch at the end finds no message
+  // set; docs/performance.md, "The local broker's fetch cost grows with its
+  // log"), and an idle writer's reader rests, so a short wait here is
+  // cheap where the consumers' would not be. compose.yaml sets 100.
+  int kafka_read_back_wait_ms = 1;
   // At least twice the longest append (delivery timeout + report lateness).
   std::chrono::milliseconds command_lease{12'500};
   std::chrono::milliseconds lock_wait{3'000};
@@ -66,6 +74,10 @@ struct ServiceConfig {
   RateLimitConfig rate_limit;
 
   static ServiceConfig from_env(const Env& env, const std::string& service, int default_port);
+  // The environment's settings over `defaults` (a service's own defaults,
+  // where they differ from these).
+  static ServiceConfig from_env(const Env& env, const std::string& service, int default_port,
+                                const ServiceConfig& defaults);
 
   [[nodiscard]] kafka::ProducerSettings producer() const;
   [[nodiscard]] std::string consumer_group(const std::string& purpose) const {

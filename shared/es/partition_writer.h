@@ -36,7 +36,7 @@ class PartitionWriter {
     std::chrono::milliseconds read_timeout{5000};
     // The reader's fetch.wait.max.ms: the local broker holds an empty fetch
     // for all of it, so a read-back waits up to this long
-    // (config::ServiceConfig::kafka_fetch_wait_max_ms).
+    // (config::ServiceConfig::kafka_read_back_wait_ms).
     int fetch_wait_max_ms = 10;
   };
 

@@ -12,6 +12,12 @@
 namespace petstore::service {
 
 int serve(const std::string& name, int default_port, const Factory& make) {
+  static const config::ServiceConfig kDefaults;
+  return serve(name, default_port, make, kDefaults);
+}
+
+int serve(const std::string& name, int default_port, const Factory& make,
+          const config::ServiceConfig& defaults) {
   try {
     sigset_t stop_signals;
     sigemptyset(&stop_signals);
@@ -20,7 +26,7 @@ int serve(const std::string& name, int default_port, const Factory& make) {
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // every thread started below inherits this
 
     const auto env = config::Env::from_process();
-    const auto cfg = config::ServiceConfig::from_env(env, name, default_port);
+    const auto cfg = config::ServiceConfig::from_env(env, name, default_port, defaults);
     log::configure(name, cfg.log_level);
 
     const auto service = make(env, cfg);

@@ -31,5 +31,9 @@ using Factory = std::function<std::unique_ptr<Service>(const config::Env&, const
 // a replica that is still rebuilding after the grace listens anyway, so
 // /readyz reports the rebuild's progress.
 int serve(const std::string& name, int default_port, const Factory& make);
+// The same, with the service's own `defaults` where they differ from
+// ServiceConfig's; the environment overrides them.
+int serve(const std::string& name, int default_port, const Factory& make,
+          const config::ServiceConfig& defaults);
 
 }  // namespace petstore::service
