@@ -23,6 +23,12 @@ ChannelWaiters::ChannelWaiters(const Endpoint& endpoint, std::string channel,
 
 ChannelWaiters::~ChannelWaiters() {
   stop_ = true;
+  {
+    const std::lock_guard lock(mutex_);
+    for (auto& [message, w] : waiting_) {
+      w.woken.notify_all();
+    }
+  }
   // Unblocks the listener's read at once (again until it has ended: a
   // listener still subscribing misses the first). When Redis is away, the
   // read ends within the connection's command timeout.
@@ -61,7 +67,7 @@ void ChannelWaiters::listen() {
         const std::lock_guard lock(mutex_);
         if (const auto it = waiting_.find(message); it != waiting_.end()) {
           ++it->second.wakes;
-          woken_.notify_all();
+          it->second.woken.notify_all();
         }
       }
     } catch (const std::exception& e) {
@@ -89,7 +95,7 @@ bool ChannelWaiters::wait_until(const std::string& message, std::chrono::steady_
     if (result || now >= deadline) {
       break;
     }
-    woken_.wait_until(lock, std::min(deadline, now + recheck_), [&] { return w.wakes != seen || stop_; });
+    w.woken.wait_until(lock, std::min(deadline, now + recheck_), [&] { return w.wakes != seen || stop_; });
   }
   if (--w.waiters == 0) {
     waiting_.erase(message);

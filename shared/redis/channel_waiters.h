@@ -36,17 +36,22 @@ class ChannelWaiters {
  private:
   void listen();
 
+  // One per message waited for, with a condition of its own: a message
+  // wakes only its own waiters. One condition for all made every message
+  // wake every waiting request (about 30 context switches an order at
+  // c=32; docs/performance.md, "Each waiting request woken by its own
+  // message").
   struct Waiting {
     int waiters = 0;
     std::uint64_t wakes = 0;  // messages received while someone waited
+    std::condition_variable woken;
   };
 
   Endpoint endpoint_;
   std::string channel_;
   std::chrono::milliseconds recheck_;
   std::mutex mutex_;
-  std::condition_variable woken_;
-  std::map<std::string, Waiting> waiting_;
+  std::map<std::string, Waiting> waiting_;  // nodes stay put: waiters hold references
   std::atomic<bool> stop_{false};
   std::atomic<bool> ended_{false};  // the listener has returned
   std::thread listener_;

@@ -1,12 +1,17 @@
-// redis::ChannelWaiters against Redis: a waiter wakes on its message, finds
-// the state by its own check when a message is lost, and gives up at its
-// deadline.
+// redis::ChannelWaiters against Redis: a waiter wakes on its message and
+// on no other, finds the state by its own check when a message is lost,
+// and gives up at its deadline.
 #include "redis/channel_waiters.h"
 
 #include <gtest/gtest.h>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include "support/stack.h"
@@ -31,6 +36,55 @@ TEST(ChannelWaiters, AWaiterWakesOnItsMessageNotOnItsRecheck) {
   EXPECT_TRUE(waiters.wait_until("42", started + 20s, [&] { return settled.load(); }));
   EXPECT_LT(Clock::now() - started, 5s) << "woken by the recheck, not the message";
   publisher.join();
+}
+
+// How often thread `tid` of this process has gone to sleep by itself.
+long voluntary_switches(long tid) {
+  std::ifstream status("/proc/self/task/" + std::to_string(tid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.starts_with("voluntary_ctxt_switches:")) {
+      return std::stol(line.substr(line.find(':') + 1));
+    }
+  }
+  return -1;
+}
+
+// Every waiting request waits on one ChannelWaiters, and each order's
+// message must wake only the requests waiting for it: with one condition
+// for all, each message woke every waiter (docs/performance.md, "Each
+// waiting request woken by its own message").
+TEST(ChannelWaiters, OthersMessagesDoNotWakeAWaiter) {
+  const auto channel = unique_name("settled");
+  redis::ChannelWaiters waiters(Stack::get().redis_endpoint(), channel, 30s);
+  std::atomic<long> tid{0};
+  std::atomic<bool> mine{false};
+  std::thread waiter([&] {
+    tid = static_cast<long>(::syscall(SYS_gettid));
+    EXPECT_TRUE(waiters.wait_until("mine", Clock::now() + 20s, [&] { return mine.load(); }));
+  });
+  std::atomic<int> woken{0};
+  std::thread other([&] {  // someone waits for "other", so its messages are delivered
+    waiters.wait_until("other", Clock::now() + 3s, [&] {
+      ++woken;
+      return false;
+    });
+  });
+  std::this_thread::sleep_for(300ms);  // both are subscribed and waiting by then
+  const auto before = voluntary_switches(tid);
+  for (int i = 0; i < 40; ++i) {
+    redis_command({"PUBLISH", channel, "other"});
+    std::this_thread::sleep_for(5ms);  // one wake-up each, not one for several
+  }
+  std::this_thread::sleep_for(100ms);
+  const auto after = voluntary_switches(tid);
+  mine = true;
+  redis_command({"PUBLISH", channel, "mine"});
+  waiter.join();
+  other.join();
+  ASSERT_GE(before, 0);
+  EXPECT_GE(woken.load(), 20) << "the other waiter was woken by its messages";
+  EXPECT_LT(after - before, 5) << "woken by messages for another waiter";
 }
 
 TEST(ChannelWaiters, TheRecheckFindsAStateWhoseMessageWasLost) {
