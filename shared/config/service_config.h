@@ -67,6 +67,16 @@ struct ServiceConfig {
   // log"), and an idle writer's reader rests, so a short wait here is
   // cheap where the consumers' would not be. compose.yaml sets 100.
   int kafka_read_back_wait_ms = 1;
+  // The same for the projections' consumers alone (Platform::project). No
+  // request waits for them: a command applies its own event to the read
+  // model (projection::OwnEvents), and they carry only what a command did
+  // not apply (a replica that died before applying, a rebuild after a
+  // FLUSHALL), so they may rest longer between empty fetches. Caught up,
+  // each costs its broker and its replica a fetch per wait: an idle local
+  // stack took 0.28 cores with every consumer at 3 ms and 0.13 with every
+  // one at 25 (docs/performance.md, "The projections fetch less often").
+  // Behind, a consumer fetches again at once, whatever the wait.
+  int kafka_projection_fetch_wait_ms = 25;
   // At least twice the longest append (delivery timeout + report lateness).
   std::chrono::milliseconds command_lease{12'500};
   std::chrono::milliseconds lock_wait{3'000};

@@ -90,7 +90,7 @@ void Platform::project(const std::vector<std::string>& own_topics, projection::A
   auto runner = std::make_unique<projection::Runner>(
       kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group("projection"),
                               cfg_.service + "-projection-" + cfg_.instance, topics,
-                              cfg_.kafka_fetch_wait_max_ms},
+                              cfg_.kafka_projection_fetch_wait_ms},
       pool_, offsets_key_, project_by_topic_);
   runner->start();
   readiness_.start(topics, [r = runner.get()] { r->verify_positions(); });

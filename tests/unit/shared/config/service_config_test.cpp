@@ -19,6 +19,17 @@ TEST(ServiceConfig, TheWritersReadBackWithTheirOwnFetchWait) {
       ConfigError);
 }
 
+TEST(ServiceConfig, TheProjectionsFetchWithTheirOwnWait) {
+  EXPECT_EQ(ServiceConfig::from_env(Env(Vars{}), "pets", 8081).kafka_projection_fetch_wait_ms, 25);
+  const auto set = ServiceConfig::from_env(
+      Env(Vars{{"KAFKA_PROJECTION_FETCH_WAIT_MS", "3"}, {"KAFKA_FETCH_WAIT_MAX_MS", "7"}}), "pets", 8081);
+  EXPECT_EQ(set.kafka_projection_fetch_wait_ms, 3);
+  EXPECT_EQ(set.kafka_fetch_wait_max_ms, 7);
+  EXPECT_THROW(static_cast<void>(
+                   ServiceConfig::from_env(Env(Vars{{"KAFKA_PROJECTION_FETCH_WAIT_MS", "0"}}), "pets", 8081)),
+               ConfigError);
+}
+
 TEST(ServiceConfig, AServicesOwnDefaultsGiveWayToTheEnvironment) {
   ServiceConfig defaults;
   defaults.kafka_linger_ms = 0;
