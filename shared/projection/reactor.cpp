@@ -83,7 +83,7 @@ void Reactor::loop() {
     std::vector<std::future<bool>> done;
     for (const auto& [key, events] : groups) {
       const auto run = [this, &events = events] { return handle_group(events); };
-      done.push_back(groups.size() == 1 ? make_ready(run()) : std::async(std::launch::async, run));
+      done.push_back(groups.size() == 1 ? make_ready(run()) : side_by_side_.run(run));
     }
     bool all = true;
     for (auto& f : done) {

@@ -13,6 +13,7 @@
 #include "kafka/consumer.h"
 #include "redis/pool.h"
 #include "redis/script.h"
+#include "util/thread_cache.h"
 
 namespace petstore::projection {
 
@@ -104,6 +105,9 @@ class Reactor {
   es::Fences fences_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> joined_{false};
+  // Where a batch's groups run side by side, kept from batch to batch.
+  // Declared before thread_: the loop uses it until it is joined.
+  util::ThreadCache side_by_side_;
   std::thread thread_;
 };
 
