@@ -29,7 +29,8 @@ namespace petstore::util {
 // (one aggregate's step waiting on another's) cannot deadlock here.
 class ThreadCache {
  public:
-  explicit ThreadCache(std::chrono::milliseconds keep_idle = std::chrono::seconds(30)) : keep_idle_(keep_idle) {}
+  explicit ThreadCache(std::chrono::milliseconds keep_idle = std::chrono::seconds(30))
+      : keep_idle_(keep_idle) {}
 
   // Waits for the tasks already given to finish.
   ~ThreadCache() {
