@@ -22,6 +22,7 @@ TEST(ThreadCache, RunsTasksSideBySideAtOnce) {
   constexpr int kTasks = 16;
   std::latch all_started(kTasks);
   std::vector<std::future<int>> done;
+  done.reserve(kTasks);
   for (int i = 0; i < kTasks; ++i) {
     done.push_back(cache.run([&all_started, i] {
       all_started.arrive_and_wait();
@@ -69,6 +70,7 @@ TEST(ThreadCache, IdleThreadsEnd) {
   ThreadCache cache(20ms);
   std::latch three(3);
   std::vector<std::future<void>> done;
+  done.reserve(3);
   for (int i = 0; i < 3; ++i) {
     done.push_back(cache.run([&three] { three.arrive_and_wait(); }));
   }
