@@ -72,9 +72,9 @@ struct ServiceConfig {
   // model (projection::OwnEvents), and they carry only what a command did
   // not apply (a replica that died before applying, a rebuild after a
   // FLUSHALL), so they may rest longer between empty fetches. Caught up,
-  // each costs its broker and its replica a fetch per wait: an idle local
-  // stack took 0.28 cores with every consumer at 3 ms and 0.13 with every
-  // one at 25 (docs/performance.md, "The projections fetch less often").
+  // each costs its broker and its replica a fetch per wait: an idle bench
+  // stack took 0.270 cores with the projections at 3 ms and 0.235 at 25
+  // (docs/performance.md, "The projections fetch less often").
   // Behind, a consumer fetches again at once, whatever the wait.
   int kafka_projection_fetch_wait_ms = 25;
   // At least twice the longest append (delivery timeout + report lateness).

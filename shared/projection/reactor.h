@@ -105,8 +105,8 @@ class Reactor {
   es::Fences fences_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> joined_{false};
-  // Where a batch's groups run side by side, kept from batch to batch.
-  // Declared before thread_: the loop uses it until it is joined.
+  // Where a batch's groups run side by side, kept from batch to batch
+  // (only the loop uses it, and ~Reactor joins the loop first).
   util::ThreadCache side_by_side_;
   std::thread thread_;
 };

@@ -26,7 +26,9 @@ namespace petstore::util {
 // fresh log").
 //
 // Tasks never wait for a free thread, so a task that blocks on another
-// (one aggregate's step waiting on another's) cannot deadlock here.
+// (one aggregate's step waiting on another's) cannot deadlock here. That is
+// why this is not http::TaskQueue, the server's pool: it has a fixed number
+// of workers and queues what comes beyond them.
 class ThreadCache {
  public:
   explicit ThreadCache(std::chrono::milliseconds keep_idle = std::chrono::seconds(30))
