@@ -14,6 +14,7 @@
 
 #include "error/codes.h"
 #include "http/response.h"
+#include "http/response_cork.h"
 #include "http/task_queue.h"
 
 namespace petstore::http {
@@ -175,6 +176,13 @@ Server::Server(ServerOptions options, const Router& router) : options_(std::move
   });
   server_.set_pre_routing_handler(
       [this](const httplib::Request& req, httplib::Response& res) { return before_routing(req, res); });
+  // cpp-httplib calls its logger once a response is written: the corked
+  // head and body leave as one segment (http/response_cork.h).
+  server_.set_logger([](const httplib::Request&, const httplib::Response&) {
+    if (const auto* c = current_connection(); c != nullptr && c->socket >= 0) {
+      cork(c->socket, false);
+    }
+  });
 
   // cpp-httplib matches its handlers with std::regex; each sees only "/".
   const auto plain = [this](const httplib::Request& req, httplib::Response& res) {
@@ -267,7 +275,16 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
     // peer's pid): the peer is on this host (ServerOptions::unix_socket).
     mutable_request(req).remote_addr = "127.0.0.1";
   }
-  const auto* conn = current_connection();
+  auto* conn = current_connection();
+  if (conn != nullptr && options_.unix_socket.empty()) {
+    if (!conn->socket_looked_up) {
+      conn->socket_looked_up = true;
+      conn->socket = find_tcp_socket(req.local_addr, req.local_port, req.remote_addr, req.remote_port);
+    }
+    if (conn->socket >= 0) {
+      cork(conn->socket, true);  // until the logger, after the response (http/response_cork.h)
+    }
+  }
   if (conn != nullptr && conn->poisoned) {
     refuse_and_close(req, res,
                      ApiError(400, codes::kBadRequest,

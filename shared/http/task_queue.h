@@ -23,6 +23,10 @@ struct Connection {
   bool poisoned = false;
   // Accepted while every worker was busy and the queue full: answered 503.
   bool overflow = false;
+  // The connection's TCP socket, looked up at its first request (-1: not
+  // TCP, or not found), to cork each response (http/response_cork.h).
+  int socket = -1;
+  bool socket_looked_up = false;
 };
 
 // The Connection of the task running on this thread, or nullptr outside one.

@@ -98,6 +98,26 @@ TEST_F(HttpWire, KeptAliveConnectionsServeRequestAfterRequest) {
   EXPECT_EQ(c.next().status, 200);
 }
 
+// A response's head and body leave in one segment (http/response_cork.h):
+// a replica killed between cpp-httplib's two writes would otherwise leave
+// nginx holding a head it has forwarded and no body, a read it cannot retry.
+TEST_F(HttpWire, EachResponseArrivesInOneSegment) {
+  const auto path = "/pets/" + std::to_string(new_pet());
+  RawConnection c(port());
+  ASSERT_TRUE(c.connected());
+  c.send(get(path));
+  ASSERT_EQ(c.next().status, 200);
+  const auto before = c.data_segments_in();
+  const std::uint32_t requests = 20;
+  for (std::uint32_t i = 0; i < requests; ++i) {
+    c.send(get(path));
+    const auto r = c.next();
+    ASSERT_EQ(r.status, 200);
+    ASSERT_FALSE(r.body.empty());
+  }
+  EXPECT_EQ(c.data_segments_in() - before, requests);
+}
+
 TEST_F(HttpWire, ExpectContinueGetsAnInterimResponseBeforeTheBody) {
   RawConnection c(port());
   const std::string body = R"({"name":"Continued"})";

@@ -69,7 +69,7 @@ TEST(StoreReplicasTest, KillingOneReplicaOfEachServiceLosesNoRead) {
   for (auto& r : readers) {
     r.join();
   }
-  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(failed.load(), 0) << "entry point's error log:\n" << store.entry_error_log();
   EXPECT_GT(ok.load(), 100);
 }
 

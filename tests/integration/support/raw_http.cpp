@@ -1,6 +1,9 @@
 #include "support/raw_http.h"
 
 #include <arpa/inet.h>
+// Linux's own header rather than glibc's <netinet/tcp.h>, whose tcp_info
+// stops before tcpi_data_segs_in.
+#include <linux/tcp.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -138,6 +141,15 @@ bool RawConnection::closed_by_server() {
     buffer_.push_back(c);
   }
   return false;
+}
+
+std::uint32_t RawConnection::data_segments_in() const {
+  tcp_info info{};
+  socklen_t len = sizeof(info);
+  if (getsockopt(fd_, IPPROTO_TCP, TCP_INFO, &info, &len) != 0) {
+    return 0;
+  }
+  return info.tcpi_data_segs_in;
 }
 
 }  // namespace petstore::testing

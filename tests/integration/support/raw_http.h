@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 namespace petstore::testing {
@@ -33,6 +34,9 @@ class RawConnection {
   // True when the server closes the connection within the timeout, with
   // nothing more to read; false if bytes arrive or the wait runs out.
   bool closed_by_server();
+  // TCP segments with data this socket has received so far (Linux's
+  // TCP_INFO), to see how a server's writes went out.
+  [[nodiscard]] std::uint32_t data_segments_in() const;
   // Changes the wait of every later read.
   void set_timeout(std::chrono::milliseconds timeout) const;
 

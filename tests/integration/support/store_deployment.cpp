@@ -90,6 +90,13 @@ StoreDeployment::~StoreDeployment() {
   std::filesystem::remove_all(run_dir_, ignored);
 }
 
+std::string StoreDeployment::entry_error_log() const {
+  std::ifstream in(run_dir_ + "/nginx-error.log");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 std::unique_ptr<httplib::Client> StoreDeployment::client() const {
   return entry_->client();
 }

@@ -30,6 +30,9 @@ class StoreDeployment {
   [[nodiscard]] const std::string& prefix() const { return prefix_; }
   [[nodiscard]] int entry_port() const { return entry_->port(); }
   [[nodiscard]] ServiceProcess& entry() { return *entry_; }
+  // The entry point's error log (why nginx gave up on an upstream), for a
+  // failing test to print.
+  [[nodiscard]] std::string entry_error_log() const;
   [[nodiscard]] std::string topic(const std::string& name) const { return prefix_ + "." + name; }
   // Runs petstore-audit (`binary`) with `args` against this store's
   // topics and read models.
