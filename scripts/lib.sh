@@ -171,7 +171,7 @@ start_broker() {
 
 # start_service <build dir> <service> <replica> <port> [unix socket path]:
 # the replica serves on 127.0.0.1:<port>, and on the Unix socket as well when
-# one is given (for an entry point on this host).
+# one is given (bench/run compares an entry point over Unix sockets).
 start_service() {
   local build_dir=$1 service=$2 replica=$3 port=$4 socket=${5:-}
   port_busy "$port" && die "port $port is in use"
@@ -209,11 +209,4 @@ stop_all() {
     fi
     rm -f "$f" "${f%.pid}.child"
   done
-  # The replicas' Unix sockets (scripts/up), once nothing listens on them.
-  if [[ -f $RUN_DIR/socket-dir ]]; then
-    local dir
-    dir=$(cat "$RUN_DIR/socket-dir")
-    [[ $dir == /tmp/petstore-sockets.* ]] && rm -rf "$dir"
-    rm -f "$RUN_DIR/socket-dir"
-  fi
 }
