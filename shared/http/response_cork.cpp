@@ -60,7 +60,8 @@ int find_tcp_socket(const std::string& local_addr, int local_port, const std::st
     }
     sockaddr_storage local{};
     socklen_t local_len = sizeof(local);
-    if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_len) != 0 || port_of(local) != local_port) {
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_len) != 0 ||
+        port_of(local) != local_port) {
       continue;
     }
     if (host_of(peer, peer_len) == remote_addr && host_of(local, local_len) == local_addr) {
