@@ -182,8 +182,9 @@ TEST_F(StoreSagaTest, BadInputIsRefusedWithAClearError) {
 }
 
 // 50 clients order one unit each of a pet with 10 in stock, spread over both
-// replicas of orders and inventory: exactly 10 are reserved, 40 refused, and
-// the log holds exactly one reservation per reserved order.
+// replicas of orders and inventory: exactly 10 are reserved, 40 refused
+// (answered at once, or resolved later after a 202), and the log holds
+// exactly one reservation per reserved order.
 TEST_F(StoreSagaTest, FiftyConcurrentOrdersForTenUnits) {
   const auto pet = new_pet();
   stock(pet, 10);
@@ -201,6 +202,28 @@ TEST_F(StoreSagaTest, FiftyConcurrentOrdersForTenUnits) {
         ++reserved;
       } else if (r && r->status == 409 && error_code(r) == "insufficient_stock") {
         ++refused;
+      } else if (r && r->status == 202) {
+        // No answer within ORDER_OUTCOME_WAIT_MS (3 s): fifty orders for one
+        // pet are decided one after another, and under ASan on a busy
+        // machine the last can take longer (seen in a loop of this test).
+        // The order resolves later at Location (README, "Orders"); here the
+        // pet is known and available, so a rejection is for stock.
+        std::string status = "placed";
+        eventually([&] {
+          const auto g = http->Get(r->get_header_value("Location").c_str());
+          if (g && g->status == 200) {
+            status = parse(g->body)["status"].GetString();
+          }
+          return status != "placed";
+        });
+        if (status == "reserved") {
+          ++reserved;
+        } else if (status == "rejected") {
+          ++refused;
+        } else {
+          ++other;
+          ADD_FAILURE() << "order at " << r->get_header_value("Location") << " ended " << status;
+        }
       } else {
         ++other;
         ADD_FAILURE() << (r ? r->body : "no response");

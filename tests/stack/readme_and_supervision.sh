@@ -4,7 +4,7 @@
 # taken from README.md and run as written, and after it the "Audit the log"
 # block (verify, rebuild, history, as-of); then every pets replica is killed
 # with SIGKILL and the test waits for the supervisor to bring them back, seen
-# through the entry point (over the replicas' Unix sockets); then
+# through the entry point (over loopback TCP to the replicas); then
 # scripts/down and scripts/up again, after
 # which a pet, its category, stock and order, and the API key are all still
 # there and verify passes over the restored log; then scripts/down stops it
@@ -37,9 +37,12 @@ trap cleanup EXIT
 echo "== scripts/up"
 "$ROOT/scripts/up" >"$WORK/up.log" 2>&1 || { cat "$WORK/up.log"; show_logs; fail "scripts/up"; }
 base=http://127.0.0.1:$PETSTORE_PORT
-# The entry point reaches every replica over its Unix socket (HTTP_UNIX_SOCKET).
-[[ $(grep -c 'server unix:/tmp/petstore-sockets\.' "$RUN_DIR/nginx.conf") == 6 ]] ||
-  { cat "$RUN_DIR/nginx.conf"; fail "the entry point does not reach the six replicas over their sockets"; }
+# The entry point reaches every replica over loopback TCP, where each
+# response is one segment (docs/http-server.md), never over a Unix socket.
+if [[ $(grep -c 'server 127\.0\.0\.1:[0-9]* ' "$RUN_DIR/nginx.conf") != 6 ]] || grep -q 'server unix:' "$RUN_DIR/nginx.conf"; then
+  cat "$RUN_DIR/nginx.conf"
+  fail "the entry point does not reach the six replicas over TCP"
+fi
 
 echo "== the README's story"
 awk '/^### Try it/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && /^```$/ { exit } grab { print }' \
@@ -153,12 +156,10 @@ echo "== scripts/delete-data refuses while the stack runs"
 
 echo "== scripts/down"
 pids=$(cat "$RUN_DIR"/*.pid "$RUN_DIR"/*.child 2>/dev/null)
-socket_dir=$(cat "$RUN_DIR/socket-dir")
 "$ROOT/scripts/down" >/dev/null
 for pid in $pids; do
   ! kill -0 "$pid" 2>/dev/null || fail "process $pid still running after scripts/down"
 done
-[[ ! -e $socket_dir ]] || fail "scripts/down left the replicas' sockets in $socket_dir"
 ! (exec 3<>"/dev/tcp/127.0.0.1/$PETSTORE_PORT") 2>/dev/null || fail "the entry point still answers"
 
 echo "== scripts/delete-data, once it is down"
