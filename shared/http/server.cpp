@@ -179,8 +179,8 @@ Server::Server(ServerOptions options, const Router& router) : options_(std::move
   // cpp-httplib calls its logger once a response is written: the corked
   // head and body leave as one segment (http/response_cork.h).
   server_.set_logger([](const httplib::Request&, const httplib::Response&) {
-    if (const auto* c = current_connection(); c != nullptr && c->socket >= 0) {
-      cork(c->socket, false);
+    if (const auto* c = current_connection(); c != nullptr && c->socket.value_or(-1) >= 0) {
+      cork(*c->socket, false);
     }
   });
 
@@ -277,12 +277,11 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
   }
   auto* conn = current_connection();
   if (conn != nullptr && options_.unix_socket.empty()) {
-    if (!conn->socket_looked_up) {
-      conn->socket_looked_up = true;
+    if (!conn->socket) {
       conn->socket = find_tcp_socket(req.local_addr, req.local_port, req.remote_addr, req.remote_port);
     }
-    if (conn->socket >= 0) {
-      cork(conn->socket, true);  // until the logger, after the response (http/response_cork.h)
+    if (*conn->socket >= 0) {
+      cork(*conn->socket, true);  // until the logger, after the response (http/response_cork.h)
     }
   }
   if (conn != nullptr && conn->poisoned) {

@@ -7,6 +7,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -23,10 +24,10 @@ struct Connection {
   bool poisoned = false;
   // Accepted while every worker was busy and the queue full: answered 503.
   bool overflow = false;
-  // The connection's TCP socket, looked up at its first request (-1: not
-  // TCP, or not found), to cork each response (http/response_cork.h).
-  int socket = -1;
-  bool socket_looked_up = false;
+  // The connection's TCP socket, to cork each response
+  // (http/response_cork.h): empty until its first request looks it up,
+  // then -1 if it is not TCP or was not found.
+  std::optional<int> socket;
 };
 
 // The Connection of the task running on this thread, or nullptr outside one.

@@ -217,11 +217,15 @@ std::unique_ptr<httplib::Client> ServiceProcess::client() const {
   return c;
 }
 
-std::string ServiceProcess::log_tail() const {
-  std::ifstream in(log_path_);
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
-  const auto all = ss.str();
+  return ss.str();
+}
+
+std::string ServiceProcess::log_tail() const {
+  const auto all = read_file(log_path_);
   return all.size() > 4000 ? all.substr(all.size() - 4000) : all;
 }
 

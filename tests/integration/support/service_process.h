@@ -72,6 +72,9 @@ struct CommandRun {
 };
 CommandRun run_command(const std::string& command_line);
 
+// The whole file at `path`; empty if it cannot be read.
+std::string read_file(const std::string& path);
+
 // Issues an API key through the admin API at `admin` (with the services'
 // test admin token, kAdminToken) for `plan_json`, e.g. {"plan":"pro"}; returns the key.
 std::string issue_api_key(httplib::Client& admin, const std::string& plan_json);

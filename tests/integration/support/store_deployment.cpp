@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "support/service_process.h"
@@ -55,10 +54,7 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
   // The entry point, rendered from the same template scripts/up uses.
   run_dir_ = "/tmp/petstore-test-" + prefix_;
   std::filesystem::create_directories(run_dir_ + "/nginx-tmp");
-  std::ifstream in(std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx/local.conf.template");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto conf = ss.str();
+  auto conf = read_file(std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx/local.conf.template");
   const int port = free_port();
   replace_all(conf, "@RUN_DIR@", run_dir_);
   replace_all(conf, "@CONF_DIR@", std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx");
@@ -91,10 +87,7 @@ StoreDeployment::~StoreDeployment() {
 }
 
 std::string StoreDeployment::entry_error_log() const {
-  std::ifstream in(run_dir_ + "/nginx-error.log");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_file(run_dir_ + "/nginx-error.log");
 }
 
 std::unique_ptr<httplib::Client> StoreDeployment::client() const {
