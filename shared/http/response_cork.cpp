@@ -1,32 +1,16 @@
 #include "http/response_cork.h"
 
-#include <dirent.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
 
 #include <array>
-#include <charconv>
-#include <cstring>
-#include <memory>
+
+#include "net/own_sockets.h"
 
 namespace petstore::http {
 namespace {
-
-struct DirCloser {
-  void operator()(DIR* d) const { closedir(d); }
-};
-
-int port_of(const sockaddr_storage& addr) {
-  if (addr.ss_family == AF_INET) {
-    return ntohs(reinterpret_cast<const sockaddr_in&>(addr).sin_port);
-  }
-  if (addr.ss_family == AF_INET6) {
-    return ntohs(reinterpret_cast<const sockaddr_in6&>(addr).sin6_port);
-  }
-  return -1;
-}
 
 // The numeric host of `addr` as cpp-httplib spells it (getnameinfo with
 // NI_NUMERICHOST).
@@ -43,32 +27,27 @@ std::string host_of(const sockaddr_storage& addr, socklen_t len) {
 
 int find_tcp_socket(const std::string& local_addr, int local_port, const std::string& remote_addr,
                     int remote_port) {
-  const std::unique_ptr<DIR, DirCloser> dir(opendir("/proc/self/fd"));
-  if (!dir) {
-    return -1;
-  }
-  while (const dirent* entry = readdir(dir.get())) {
-    int fd = -1;
-    const auto* name = entry->d_name;
-    if (std::from_chars(name, name + std::strlen(name), fd).ec != std::errc{} || fd < 0) {
-      continue;  // "." and ".."
-    }
+  int found = -1;
+  net::for_each_descriptor([&](int fd) {
     sockaddr_storage peer{};
     socklen_t peer_len = sizeof(peer);
-    if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0 || port_of(peer) != remote_port) {
-      continue;
+    if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0 ||
+        net::port_of(peer) != remote_port) {
+      return true;
     }
     sockaddr_storage local{};
     socklen_t local_len = sizeof(local);
     if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_len) != 0 ||
-        port_of(local) != local_port) {
-      continue;
+        net::port_of(local) != local_port) {
+      return true;
     }
     if (host_of(peer, peer_len) == remote_addr && host_of(local, local_len) == local_addr) {
-      return fd;
+      found = fd;
+      return false;
     }
-  }
-  return -1;
+    return true;
+  });
+  return found;
 }
 
 void cork(int fd, bool on) {

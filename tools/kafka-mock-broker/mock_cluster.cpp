@@ -1,8 +1,15 @@
 #include "mock_cluster.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <array>
+#include <set>
 #include <stdexcept>
+
+#include "net/own_sockets.h"
 
 namespace petstore::tools {
 namespace {
@@ -11,6 +18,21 @@ void check(rd_kafka_resp_err_t err, const std::string& what) {
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     throw std::runtime_error(what + ": " + rd_kafka_err2str(err));
   }
+}
+
+// The ports of a bootstrap list, "host:port,host:port,...".
+std::set<int> ports_of(const std::string& bootstrap) {
+  std::set<int> ports;
+  size_t begin = 0;
+  while (begin < bootstrap.size()) {
+    const auto end = std::min(bootstrap.find(',', begin), bootstrap.size());
+    const auto colon = bootstrap.rfind(':', end - 1);
+    if (colon != std::string::npos && colon >= begin) {
+      ports.insert(std::stoi(bootstrap.substr(colon + 1, end - colon - 1)));
+    }
+    begin = end + 1;
+  }
+  return ports;
 }
 
 }  // namespace
@@ -23,6 +45,25 @@ MockCluster::MockCluster(int brokers) : brokers_(brokers) {
   cluster_.reset(rd_kafka_mock_cluster_new(rk_.get(), brokers));
   if (!cluster_) {
     throw std::runtime_error("rd_kafka_mock_cluster_new failed");
+  }
+  disable_nagle();
+}
+
+void MockCluster::disable_nagle() {
+  const auto ports = ports_of(bootstrap());
+  int listeners = 0;
+  net::for_each_descriptor([&](int fd) {
+    if (ports.count(net::local_port(fd)) != 0 && !net::connected(fd)) {
+      const int on = 1;
+      if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) == 0) {
+        ++listeners;
+      }
+    }
+    return true;
+  });
+  if (listeners != brokers_) {
+    throw std::runtime_error("turned Nagle off on " + std::to_string(listeners) + " listeners of " +
+                             std::to_string(brokers_) + " brokers");
   }
 }
 
@@ -39,6 +80,10 @@ void MockCluster::create_topic(const std::string& name, int partitions) {
 
 void MockCluster::broker_down(std::int32_t broker) {
   check(rd_kafka_mock_broker_set_down(cluster_.get(), broker), "broker down");
+  // The mock closes a downed broker's listener and opens a new one on its
+  // port at once (src/rdkafka_mock.c, RD_KAFKA_MOCK_CMD_BROKER_SET_UPDOWN),
+  // to listen on when the broker comes up: the new one needs it too.
+  disable_nagle();
 }
 
 void MockCluster::broker_up(std::int32_t broker) {

@@ -37,6 +37,21 @@ class MockCluster {
   void set_leader(const std::string& topic, std::int32_t partition, std::int32_t broker);
 
  private:
+  // A Kafka broker turns Nagle's algorithm off on every connection it
+  // accepts (Apache Kafka's SocketServer, Acceptor.accept:
+  // setTcpNoDelay(true)); librdkafka 2.0.2's mock leaves it on (its
+  // listeners get SO_REUSEADDR alone, src/rdkafka_mock.c). With Nagle on, a
+  // response written while the one before it on the connection is not yet
+  // acknowledged waits for that acknowledgement, which the client delays
+  // while it has no request to send: a producer with several requests in
+  // flight got each delivery report 8-17 ms late under load, and the saga
+  // crawled (docs/performance.md, "The local broker's Nagle"). The mock
+  // gives no hook on its sockets, so this finds its listeners among the
+  // process's descriptors (their ports are the bootstrap list's) and sets
+  // TCP_NODELAY there; Linux copies it to every connection a listener
+  // accepts. Throws std::runtime_error unless it found one a broker.
+  void disable_nagle();
+
   int brokers_;
   kafka::HandlePtr rk_;
   // Declared after rk_ so it is destroyed first: the cluster borrows rk_.

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "net/own_sockets.h"
+
+namespace petstore::testing {
+
+// A socket descriptor closed at the end of the test.
+struct Fd {
+  int fd;
+  explicit Fd(int f) : fd(f) {}
+  ~Fd() {
+    if (fd >= 0) {
+      ::close(fd);
+    }
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+};
+
+// A TCP connection over loopback within the test's process: the listener,
+// the client's end and the server's.
+struct LoopbackConnection {
+  Fd listener{::socket(AF_INET, SOCK_STREAM, 0)};
+  Fd client{::socket(AF_INET, SOCK_STREAM, 0)};
+  Fd server{-1};
+
+  LoopbackConnection() {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    auto* any = reinterpret_cast<sockaddr*>(&addr);
+    EXPECT_EQ(::bind(listener.fd, any, sizeof(addr)), 0);
+    EXPECT_EQ(::listen(listener.fd, 1), 0);
+    addr.sin_port = htons(static_cast<uint16_t>(net::local_port(listener.fd)));
+    EXPECT_EQ(::connect(client.fd, any, sizeof(addr)), 0);
+    server.fd = ::accept(listener.fd, nullptr, nullptr);
+    EXPECT_GE(server.fd, 0);
+  }
+};
+
+}  // namespace petstore::testing

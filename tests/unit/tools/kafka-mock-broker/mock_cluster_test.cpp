@@ -1,0 +1,124 @@
+#include "mock_cluster.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "net/own_sockets.h"
+
+namespace petstore::tools {
+namespace {
+
+// The ports of the cluster's brokers, from its bootstrap list.
+std::vector<int> broker_ports(const MockCluster& cluster) {
+  std::vector<int> ports;
+  const auto list = cluster.bootstrap();
+  size_t begin = 0;
+  while (begin < list.size()) {
+    const auto end = std::min(list.find(',', begin), list.size());
+    ports.push_back(std::stoi(list.substr(list.rfind(':', end - 1) + 1)));
+    begin = end + 1;
+  }
+  return ports;
+}
+
+bool nodelay(int fd) {
+  int value = -1;
+  socklen_t len = sizeof(value);
+  EXPECT_EQ(getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &value, &len), 0);
+  return value != 0;
+}
+
+// This process's sockets on `port`: its listener (not connected) or the
+// connections it accepted.
+std::vector<int> sockets_on(int port, bool accepted) {
+  std::vector<int> found;
+  net::for_each_descriptor([&](int fd) {
+    if (net::local_port(fd) == port && net::connected(fd) == accepted) {
+      found.push_back(fd);
+    }
+    return true;
+  });
+  return found;
+}
+
+// A client connected to `port`; the mock's thread accepts it.
+struct Client {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  explicit Client(int port) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  }
+  ~Client() { ::close(fd); }
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+};
+
+// The mock's end of the connection from `client`, once its thread has
+// accepted it (it polls its listeners every few milliseconds).
+std::optional<int> accepted(int port, const Client& client) {
+  const int client_port = net::local_port(client.fd);
+  for (int i = 0; i < 200; ++i) {
+    for (const int fd : sockets_on(port, true)) {
+      sockaddr_in peer{};
+      socklen_t len = sizeof(peer);
+      if (fd != client.fd && getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) == 0 &&
+          ntohs(peer.sin_port) == client_port) {
+        return fd;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return std::nullopt;
+}
+
+TEST(MockCluster, EveryBrokerListensWithNagleOff) {
+  const MockCluster cluster(3);
+  const auto ports = broker_ports(cluster);
+  ASSERT_EQ(ports.size(), 3U);
+  for (const int port : ports) {
+    const auto listeners = sockets_on(port, false);
+    ASSERT_EQ(listeners.size(), 1U) << port;
+    EXPECT_TRUE(nodelay(listeners.front())) << port;
+  }
+}
+
+TEST(MockCluster, TheConnectionsABrokerAcceptsHaveNagleOff) {
+  const MockCluster cluster(3);
+  for (const int port : broker_ports(cluster)) {
+    const Client client(port);
+    const auto fd = accepted(port, client);
+    ASSERT_TRUE(fd.has_value()) << port;
+    EXPECT_TRUE(nodelay(*fd)) << port;
+  }
+}
+
+TEST(MockCluster, ABrokerBackFromDownStillAcceptsWithNagleOff) {
+  MockCluster cluster(3);
+  const auto port = broker_ports(cluster).at(1);
+  cluster.broker_down(2);  // broker ids count from 1; the list is in id order
+  cluster.broker_up(2);
+  const auto listeners = sockets_on(port, false);
+  ASSERT_EQ(listeners.size(), 1U);
+  EXPECT_TRUE(nodelay(listeners.front()));
+  const Client client(port);
+  const auto fd = accepted(port, client);
+  ASSERT_TRUE(fd.has_value());
+  EXPECT_TRUE(nodelay(*fd));
+}
+
+}  // namespace
+}  // namespace petstore::tools
