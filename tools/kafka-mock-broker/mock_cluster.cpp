@@ -20,21 +20,6 @@ void check(rd_kafka_resp_err_t err, const std::string& what) {
   }
 }
 
-// The ports of a bootstrap list, "host:port,host:port,...".
-std::set<int> ports_of(const std::string& bootstrap) {
-  std::set<int> ports;
-  size_t begin = 0;
-  while (begin < bootstrap.size()) {
-    const auto end = std::min(bootstrap.find(',', begin), bootstrap.size());
-    const auto colon = bootstrap.rfind(':', end - 1);
-    if (colon != std::string::npos && colon >= begin) {
-      ports.insert(std::stoi(bootstrap.substr(colon + 1, end - colon - 1)));
-    }
-    begin = end + 1;
-  }
-  return ports;
-}
-
 }  // namespace
 
 MockCluster::MockCluster(int brokers) : brokers_(brokers) {
@@ -49,8 +34,24 @@ MockCluster::MockCluster(int brokers) : brokers_(brokers) {
   disable_nagle();
 }
 
+std::vector<int> MockCluster::ports() const {
+  std::vector<int> ports;
+  const auto list = bootstrap();  // "host:port,host:port,..."
+  size_t begin = 0;
+  while (begin < list.size()) {
+    const auto end = std::min(list.find(',', begin), list.size());
+    const auto colon = list.rfind(':', end - 1);
+    if (colon != std::string::npos && colon >= begin) {
+      ports.push_back(std::stoi(list.substr(colon + 1, end - colon - 1)));
+    }
+    begin = end + 1;
+  }
+  return ports;
+}
+
 void MockCluster::disable_nagle() {
-  const auto ports = ports_of(bootstrap());
+  const auto list = ports();
+  const std::set<int> ports(list.begin(), list.end());
   int listeners = 0;
   net::for_each_descriptor([&](int fd) {
     if (ports.count(net::local_port(fd)) != 0 && !net::connected(fd)) {

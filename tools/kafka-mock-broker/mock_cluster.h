@@ -27,6 +27,9 @@ class MockCluster {
 
   [[nodiscard]] std::string bootstrap() const;
   [[nodiscard]] int brokers() const { return brokers_; }
+  // The brokers' ports, in the order of their ids (1, 2, ...), as the
+  // bootstrap list has them.
+  [[nodiscard]] std::vector<int> ports() const;
 
   void create_topic(const std::string& name, int partitions);
   void broker_down(std::int32_t broker);

@@ -19,19 +19,6 @@
 namespace petstore::tools {
 namespace {
 
-// The ports of the cluster's brokers, from its bootstrap list.
-std::vector<int> broker_ports(const MockCluster& cluster) {
-  std::vector<int> ports;
-  const auto list = cluster.bootstrap();
-  size_t begin = 0;
-  while (begin < list.size()) {
-    const auto end = std::min(list.find(',', begin), list.size());
-    ports.push_back(std::stoi(list.substr(list.rfind(':', end - 1) + 1)));
-    begin = end + 1;
-  }
-  return ports;
-}
-
 bool nodelay(int fd) {
   int value = -1;
   socklen_t len = sizeof(value);
@@ -87,7 +74,7 @@ std::optional<int> accepted(int port, const Client& client) {
 
 TEST(MockCluster, EveryBrokerListensWithNagleOff) {
   const MockCluster cluster(3);
-  const auto ports = broker_ports(cluster);
+  const auto ports = cluster.ports();
   ASSERT_EQ(ports.size(), 3U);
   for (const int port : ports) {
     const auto listeners = sockets_on(port, false);
@@ -98,7 +85,7 @@ TEST(MockCluster, EveryBrokerListensWithNagleOff) {
 
 TEST(MockCluster, TheConnectionsABrokerAcceptsHaveNagleOff) {
   const MockCluster cluster(3);
-  for (const int port : broker_ports(cluster)) {
+  for (const int port : cluster.ports()) {
     const Client client(port);
     const auto fd = accepted(port, client);
     ASSERT_TRUE(fd.has_value()) << port;
@@ -108,8 +95,8 @@ TEST(MockCluster, TheConnectionsABrokerAcceptsHaveNagleOff) {
 
 TEST(MockCluster, ABrokerBackFromDownStillAcceptsWithNagleOff) {
   MockCluster cluster(3);
-  const auto port = broker_ports(cluster).at(1);
-  cluster.broker_down(2);  // broker ids count from 1; the list is in id order
+  const auto port = cluster.ports().at(1);
+  cluster.broker_down(2);  // broker ids count from 1
   cluster.broker_up(2);
   const auto listeners = sockets_on(port, false);
   ASSERT_EQ(listeners.size(), 1U);
