@@ -51,10 +51,10 @@ std::vector<int> MockCluster::ports() const {
 
 void MockCluster::disable_nagle() {
   const auto list = ports();
-  const std::set<int> ports(list.begin(), list.end());
+  const std::set<int> brokers(list.begin(), list.end());
   int listeners = 0;
   net::for_each_descriptor([&](int fd) {
-    if (ports.count(net::local_port(fd)) != 0 && !net::connected(fd)) {
+    if (brokers.count(net::local_port(fd)) != 0 && !net::connected(fd)) {
       const int on = 1;
       if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) == 0) {
         ++listeners;
