@@ -1,7 +1,5 @@
 #pragma once
 
-#include <string>
-
 namespace petstore::http {
 
 // One response, one TCP segment.
@@ -22,14 +20,8 @@ namespace petstore::http {
 // one segment: a replica killed before that sends nothing of the answer, and
 // nginx retries the request elsewhere (proxy_next_upstream); killed after,
 // the whole answer is already in the kernel, which delivers it. It also
-// spares nginx a second wake-up and read per response.
-
-// The descriptor of this process's TCP socket that connects `local_addr`:
-// `local_port` with `remote_addr`:`remote_port` (numeric addresses, as
-// cpp-httplib reports them in a request), or -1 if there is none. It looks
-// through /proc/self/fd, so a caller asks once per connection.
-int find_tcp_socket(const std::string& local_addr, int local_port, const std::string& remote_addr,
-                    int remote_port);
+// spares nginx a second wake-up and read per response. The server finds a
+// connection's socket with net::find_tcp_socket, once per connection.
 
 // Holds back (`on`) or sends at once (`!on`) what is written to the TCP
 // socket `fd`, as TCP_CORK does. Failures are ignored: an uncorked socket

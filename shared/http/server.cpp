@@ -16,6 +16,7 @@
 #include "http/response.h"
 #include "http/response_cork.h"
 #include "http/task_queue.h"
+#include "net/own_sockets.h"
 
 namespace petstore::http {
 namespace {
@@ -278,7 +279,7 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
   auto* conn = current_connection();
   if (conn != nullptr && options_.unix_socket.empty()) {
     if (!conn->socket) {
-      conn->socket = find_tcp_socket(req.local_addr, req.local_port, req.remote_addr, req.remote_port);
+      conn->socket = net::find_tcp_socket(req.local_addr, req.local_port, req.remote_addr, req.remote_port);
     }
     if (*conn->socket >= 0) {
       cork(*conn->socket, true);  // until the logger, after the response (http/response_cork.h)

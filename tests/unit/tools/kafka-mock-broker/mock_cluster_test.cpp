@@ -4,7 +4,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <optional>
@@ -15,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "net/own_sockets.h"
+#include "support/loopback_connection.h"
 
 namespace petstore::tools {
 namespace {
@@ -41,31 +41,23 @@ std::vector<int> sockets_on(int port, bool accepted) {
 
 // A client connected to `port`; the mock's thread accepts it.
 struct Client {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  testing::Fd socket{::socket(AF_INET, SOCK_STREAM, 0)};
   explicit Client(int port) {
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     addr.sin_port = htons(static_cast<uint16_t>(port));
-    EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    EXPECT_EQ(::connect(socket.fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
   }
-  ~Client() { ::close(fd); }
-  Client(const Client&) = delete;
-  Client& operator=(const Client&) = delete;
 };
 
 // The mock's end of the connection from `client`, once its thread has
 // accepted it (it polls its listeners every few milliseconds).
 std::optional<int> accepted(int port, const Client& client) {
-  const int client_port = net::local_port(client.fd);
+  const int client_port = net::local_port(client.socket.fd);
   for (int i = 0; i < 200; ++i) {
-    for (const int fd : sockets_on(port, true)) {
-      sockaddr_in peer{};
-      socklen_t len = sizeof(peer);
-      if (fd != client.fd && getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) == 0 &&
-          ntohs(peer.sin_port) == client_port) {
-        return fd;
-      }
+    if (const int fd = net::find_tcp_socket("127.0.0.1", port, "127.0.0.1", client_port); fd >= 0) {
+      return fd;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
