@@ -6,7 +6,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "embedded/skip.lua.h"
 #include "projection/runner.h"
 
 namespace petstore::projection {
@@ -30,8 +29,7 @@ Reactor::Reactor(const kafka::ConsumerSettings& settings, redis::Pool& pool, std
       pool_(pool),
       positions_key_(std::move(positions_key)),
       reaction_(reaction),
-      may_decide_(std::move(may_decide)),
-      record_(kSkipLua) {}
+      may_decide_(std::move(may_decide)) {}
 
 Reactor::~Reactor() {
   stop_ = true;
@@ -95,12 +93,17 @@ void Reactor::loop() {
     // Every event of the batch is handled: each partition's position moves
     // to its last one (events of one partition may have been handled out of
     // order across aggregates, so only now).
-    std::map<std::pair<std::string, std::int32_t>, const kafka::Message*> last;
+    std::map<kafka::TopicPartition, const kafka::Message*> last;
     for (const auto& m : batch) {
       last[{m.topic, m.partition}] = &m;
     }
+    std::vector<Position> positions;
+    positions.reserve(last.size());
     for (const auto& [tp, m] : last) {
-      record(*m);
+      positions.push_back({tp, m->offset, fences_.current(tp)});
+    }
+    record_positions(pool_, positions_key_, positions);
+    for (const auto& [tp, m] : last) {
       consumer.applied(*m);
     }
   }
@@ -153,15 +156,6 @@ bool Reactor::until_done(const kafka::Message& m, const std::function<void()>& s
     }
   }
   return false;
-}
-
-void Reactor::record(const kafka::Message& m) {
-  const auto field = m.topic + ":" + std::to_string(m.partition);
-  const auto offset = std::to_string(m.offset);
-  const auto epoch = std::to_string(fences_.current({m.topic, m.partition}));
-  pool_.run_idempotent([&](redis::Connection& c) {
-    return redis::expect_ok(record_.run(c, {positions_key_}, {field, offset, epoch})).type;
-  });
 }
 
 }  // namespace petstore::projection

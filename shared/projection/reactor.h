@@ -12,7 +12,6 @@
 #include "es/epoch.h"
 #include "kafka/consumer.h"
 #include "redis/pool.h"
-#include "redis/script.h"
 #include "util/thread_cache.h"
 
 namespace petstore::projection {
@@ -91,7 +90,6 @@ class Reactor {
   // Runs `step` on `m` until it does not throw; false when the reactor
   // stopped first.
   bool until_done(const kafka::Message& m, const std::function<void()>& step);
-  void record(const kafka::Message& m);
   std::map<kafka::TopicPartition, std::int64_t> start_offsets(
       const std::vector<kafka::TopicPartition>& assigned);
 
@@ -100,7 +98,6 @@ class Reactor {
   std::string positions_key_;
   Reaction& reaction_;
   std::function<bool()> may_decide_;
-  redis::Script record_;
   // Only the reactor's thread (and the rebalance callback it runs) touches it.
   es::Fences fences_;
   std::atomic<bool> stop_{false};

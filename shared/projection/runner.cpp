@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "embedded/record_positions.lua.h"
+#include "json/writer.h"
+#include "redis/script.h"
+
 namespace petstore::projection {
 
 Runner::Runner(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string offsets_key,
@@ -53,6 +57,25 @@ std::map<kafka::TopicPartition, std::int64_t> recorded_epochs(
     redis::Pool& pool, const std::string& positions_key,
     const std::vector<kafka::TopicPartition>& partitions) {
   return recorded_fields(pool, positions_key, partitions, "@epoch");
+}
+
+void record_positions(redis::Pool& pool, const std::string& positions_key,
+                      const std::vector<Position>& positions) {
+  static const redis::Script script(kRecordPositionsLua);
+  json::Writer json;
+  json.begin_array();
+  for (const auto& p : positions) {
+    // Strings: the script's cjson would read 64-bit numbers as doubles.
+    json.begin_object()
+        .field("partition", p.partition.topic + ":" + std::to_string(p.partition.partition))
+        .field("offset", std::to_string(p.offset))
+        .field("epoch", std::to_string(p.epoch))
+        .end_object();
+  }
+  json.end_array();
+  const auto arg = json.finish();
+  pool.run_idempotent(
+      [&](redis::Connection& c) { return redis::expect_ok(script.run(c, {positions_key}, {arg})).type; });
 }
 
 std::map<kafka::TopicPartition, std::int64_t> Runner::start_offsets(

@@ -78,6 +78,19 @@ std::map<kafka::TopicPartition, std::int64_t> recorded_epochs(
     redis::Pool& pool, const std::string& positions_key,
     const std::vector<kafka::TopicPartition>& partitions);
 
+// Where a reactor stands in a partition: the offset of the last record it
+// handled there, and the partition's epoch as of that record.
+struct Position {
+  kafka::TopicPartition partition;
+  std::int64_t offset = -1;
+  std::int64_t epoch = 0;
+};
+// Records `positions` in the hash `positions_key`, in the layout the two
+// functions above read, in one round trip (record_positions.lua); a
+// position never moves back.
+void record_positions(redis::Pool& pool, const std::string& positions_key,
+                      const std::vector<Position>& positions);
+
 struct RunnerStats {
   std::atomic<std::uint64_t> applied{0};
   std::atomic<std::uint64_t> batches{0};

@@ -18,6 +18,7 @@
 
 #include "kafka/handles.h"
 #include "kafka/producer.h"
+#include "projection/runner.h"
 #include "redis/pool.h"
 #include "support/stack.h"
 
@@ -259,6 +260,29 @@ TEST(Reactor, SkipsClaimsAndFencedEventsAndResumesTheEpoch) {
   EXPECT_EQ(run(1, "7"), (std::vector<std::string>{"a/3"}));
   EXPECT_EQ(redis_command({"HMGET", positions, topic + ":0", topic + ":0@epoch"}),
             (std::vector<std::string>{"7", "2"}));
+}
+
+// The reactor records a handled batch's positions, one per partition, in
+// one round trip (projection::record_positions); a position never moves
+// back (a member that resumed from an older record, or handled a batch
+// again, must not undo a newer one), and each carries its partition's epoch.
+TEST(Reactor, RecordsABatchsPartitionsInOneCallAndNeverMovesAPositionBack) {
+  const auto positions = unique_name("batch-positions");
+  redis::Pool pool(Stack::get().redis_endpoint(), 1);
+  const auto recorded = [&] {
+    return redis_command({"HMGET", positions, "t:0", "t:0@epoch", "t:3", "t:3@epoch"});
+  };
+  projection::record_positions(pool, positions, {{{"t", 0}, 41, 1}, {{"t", 3}, 7, 2}});
+  EXPECT_EQ(recorded(), (std::vector<std::string>{"41", "1", "7", "2"}));
+
+  // Partition 0 behind what is recorded: kept; partition 3 ahead: moved,
+  // with its new epoch; a 64-bit offset reaches Redis digit for digit.
+  projection::record_positions(pool, positions, {{{"t", 0}, 40, 3}, {{"t", 3}, 9007199254740993, 4}});
+  EXPECT_EQ(recorded(), (std::vector<std::string>{"41", "1", "9007199254740993", "4"}));
+
+  // And the reactor's own reading of them.
+  const auto read = projection::recorded_positions(pool, positions, {{"t", 0}, {"t", 3}});
+  EXPECT_EQ(read.at({"t", 3}), 9007199254740993);
 }
 
 }  // namespace
