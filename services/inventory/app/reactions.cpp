@@ -7,12 +7,21 @@
 namespace petstore::inventory {
 
 void PetsReaction::handle(const kafka::Message& m) {
+  handle_in_full(m);
+}
+
+projection::Reaction::Rest PetsReaction::begin(const kafka::Message& m) {
   const auto fact = projection::read_upstream(m, "inventory", read_pet_fact);
   if (!fact) {
-    return;
+    return {};
   }
-  ledger_.change(fact->pet_id, 0,
-                 [&](const Item& item, const Reservation&) { return decide_pet_fact(item, *fact); });
+  return ledger_.begin(fact->pet_id, 0,
+                       [&](const Item& item, const Reservation&) { return decide_pet_fact(item, *fact); });
+}
+
+std::string PetsReaction::affinity(const kafka::Message& m) {
+  const auto fact = projection::peek_upstream(m, read_pet_fact);
+  return fact ? "pet:" + std::to_string(fact->pet_id) : std::string();
 }
 
 void OrdersReaction::handle(const kafka::Message& m) {

@@ -15,6 +15,14 @@ class PetsReaction : public projection::Reaction {
  public:
   explicit PetsReaction(Ledgers& ledger) : ledger_(ledger) {}
   void handle(const kafka::Message& message) override;
+  // A pet's next event is decided once this one is delivered; its read-back
+  // runs meanwhile.
+  Rest begin(const kafka::Message& message) override;
+  // The pet: one pet's events in order, different pets side by side. By
+  // partition, a batch's new pets were mirrored one after another, each
+  // waiting for its delivery report, and the mirror fell behind POST /pets
+  // (docs/performance.md, "The inventory's mirror of new pets").
+  std::string affinity(const kafka::Message& message) override;
 
  private:
   Ledgers& ledger_;
