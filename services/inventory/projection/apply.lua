@@ -82,17 +82,20 @@ end
 redis.call('HSET', key, 'tracked', tracked and '1' or '0', 'petStatus', state.petStatus, 'quantity',
            state.quantity, 'reserved', state.reserved, 'status', status, 'version', version, 'updatedAt', time)
 
--- Lists and counts show tracked entries only, each under its current status.
-if was_tracked then
-  redis.call('ZREM', base .. 'items:s:' .. old_status, pet)
-  redis.call('HINCRBY', base .. 'items:counts', old_status, -1)
-end
-if tracked then
-  redis.call('ZADD', base .. 'items:all', pet, pet)
-  redis.call('ZADD', base .. 'items:s:' .. status, pet, pet)
-  redis.call('HINCRBY', base .. 'items:counts', status, 1)
-else
-  redis.call('ZREM', base .. 'items:all', pet)
+-- Lists and counts show tracked entries only, each under its current
+-- status; most changes (a reservation that leaves stock) keep both.
+if not (was_tracked and tracked and old_status == status) then
+  if was_tracked then
+    redis.call('ZREM', base .. 'items:s:' .. old_status, pet)
+    redis.call('HINCRBY', base .. 'items:counts', old_status, -1)
+  end
+  if tracked then
+    redis.call('ZADD', base .. 'items:all', pet, pet)
+    redis.call('ZADD', base .. 'items:s:' .. status, pet, pet)
+    redis.call('HINCRBY', base .. 'items:counts', status, 1)
+  else
+    redis.call('ZREM', base .. 'items:all', pet)
+  end
 end
 
 record_position()

@@ -49,13 +49,26 @@ else
   return redis.error_reply('unknown event type ' .. etype)
 end
 
+-- Only the indexes whose membership changes: an order stays in the list
+-- of all orders, its pet's, and (until it completes) the open ones, so
+-- placed -> reserved is 2 removals and 2 additions, not 6 and 6.
+local now_in = {}
+for _, k in ipairs(indexes(status)) do
+  now_in[k] = true
+end
+local was_in = {}
 if old_status then
   for _, k in ipairs(indexes(old_status)) do
-    redis.call('ZREM', k, id)
+    was_in[k] = true
+    if not now_in[k] then
+      redis.call('ZREM', k, id)
+    end
   end
 end
 for _, k in ipairs(indexes(status)) do
-  redis.call('ZADD', k, id, id)
+  if not was_in[k] then
+    redis.call('ZADD', k, id, id)
+  end
 end
 redis.call('HSET', key, 'status', status, 'version', version, 'updatedAt', time)
 if status == 'reserved' or status == 'rejected' then
