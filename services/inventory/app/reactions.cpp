@@ -5,6 +5,17 @@
 #include "projection/read_upstream.h"
 
 namespace petstore::inventory {
+namespace {
+
+// Both reactions change one pet's ledger per event: that pet is the event's
+// affinity (Reaction::affinity), one key scheme for the two.
+template <typename Read>
+std::string by_pet(const kafka::Message& m, Read read) {
+  const auto fact = projection::peek_upstream(m, read);
+  return fact ? "pet:" + std::to_string(fact->pet_id) : std::string();
+}
+
+}  // namespace
 
 void PetsReaction::handle(const kafka::Message& m) {
   handle_in_full(m);
@@ -20,8 +31,7 @@ projection::Reaction::Rest PetsReaction::begin(const kafka::Message& m) {
 }
 
 std::string PetsReaction::affinity(const kafka::Message& m) {
-  const auto fact = projection::peek_upstream(m, read_pet_fact);
-  return fact ? "pet:" + std::to_string(fact->pet_id) : std::string();
+  return by_pet(m, read_pet_fact);
 }
 
 void OrdersReaction::handle(const kafka::Message& m) {
@@ -56,8 +66,7 @@ projection::Reaction::Rest OrdersReaction::begin(const kafka::Message& m) {
 }
 
 std::string OrdersReaction::affinity(const kafka::Message& m) {
-  const auto fact = projection::peek_upstream(m, read_order_fact);
-  return fact ? "pet:" + std::to_string(fact->pet_id) : std::string();
+  return by_pet(m, read_order_fact);
 }
 
 }  // namespace petstore::inventory

@@ -52,8 +52,9 @@ end
 -- Only the indexes whose membership changes: an order stays in the list
 -- of all orders, its pet's, and (until it completes) the open ones, so
 -- placed -> reserved is 2 removals and 2 additions, not 6 and 6.
+local new_indexes = indexes(status)
 local now_in = {}
-for _, k in ipairs(indexes(status)) do
+for _, k in ipairs(new_indexes) do
   now_in[k] = true
 end
 local was_in = {}
@@ -65,7 +66,7 @@ if old_status then
     end
   end
 end
-for _, k in ipairs(indexes(status)) do
+for _, k in ipairs(new_indexes) do
   if not was_in[k] then
     redis.call('ZADD', k, id, id)
   end
