@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Fails if a translation unit includes spdlog without linking spdlog::spdlog.
+
+Debian's spdlog is a compiled library; its target carries SPDLOG_COMPILED_LIB
+and SPDLOG_FMT_EXTERNAL. A target that includes <spdlog/spdlog.h> but does not
+link spdlog::spdlog compiles all of spdlog (and its bundled fmt) header-only,
+in that translation unit: ten such units took 30-33 s each in the ASan tree
+against 8-14 s for their neighbours (ninja's log, 2026-11-26), and the binary
+then holds two copies of spdlog's registry.
+
+Usage: spdlog_compiled_test.py <build tree>. Reads compile_commands.json and
+each object's dependency file (<object>.d, as the Makefile generator keeps
+it) or, in a Ninja tree, `ninja -t deps`.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+tree = sys.argv[1]
+entries = json.load(open(os.path.join(tree, "compile_commands.json")))
+
+ninja_deps = {}
+if os.path.exists(os.path.join(tree, ".ninja_deps")):
+    out = subprocess.run(["ninja", "-C", tree, "-t", "deps"], capture_output=True, text=True,
+                         check=True).stdout
+    current = None
+    for line in out.splitlines():
+        if line and not line.startswith(" "):
+            current = line.split(":")[0]
+            ninja_deps[current] = ""
+        elif current:
+            ninja_deps[current] += line + "\n"
+
+checked = 0
+offenders = []
+for entry in entries:
+    command = entry.get("command") or " ".join(entry.get("arguments", []))
+    match = re.search(r"-o (\S+)", command)
+    if not match:
+        continue
+    obj = match.group(1)
+    depfile = os.path.join(entry["directory"], obj + ".d")
+    if os.path.exists(depfile):
+        deps = open(depfile).read()
+    elif obj in ninja_deps:
+        deps = ninja_deps[obj]
+    else:
+        continue
+    checked += 1
+    if "/spdlog/" in deps and "-DSPDLOG_COMPILED_LIB" not in command:
+        offenders.append(entry["file"])
+
+if checked == 0:
+    sys.exit(f"no dependency information found under {tree}: build the tree first")
+if offenders:
+    print("these files include spdlog but their target does not link spdlog::spdlog,"
+          " so spdlog compiles header-only in each:", file=sys.stderr)
+    for f in offenders:
+        print("  " + f, file=sys.stderr)
+    sys.exit(1)
+print(f"{checked} translation units checked: every one that includes spdlog links it compiled")
