@@ -16,11 +16,10 @@ OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics,
       platform_(cfg, keys_.space()),
       projection_(keys_),
       read_(platform_.reads(), keys_),
-      settled_(cfg.redis, keys_.settled_channel()),
       owners_(platform_.pool(), keys_.space().owners(topics_.orders)),
       writer_(platform_.producer(), platform_.writer_settings(topics_.orders, "orders"), &owners_),
       own_(platform_.pool(), platform_.catch_up(), projection_),
-      commands_(writer_, own_, read_, outcome_wait, settled_),
+      commands_(writer_, own_, read_, outcome_wait),
       outcomes_(commands_) {
   add_order_routes(router_, {commands_, read_, platform_.idempotency(), keys_});
   platform_.add_writer(topics_.orders, [this] { return writer_.settled(); });

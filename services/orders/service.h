@@ -42,7 +42,6 @@ class OrdersService : public service::Service {
   service::Platform platform_;
   OrdersProjection projection_;
   ReadModel read_;
-  redis::ChannelWaiters settled_;
   es::OwnerHints owners_;
   // The orders topic's single writer (docs/consistency.md).
   OrderWriter writer_;

@@ -16,27 +16,49 @@ DomainError not_found(std::int64_t id) {
 }  // namespace
 
 OrderCommands::OrderCommands(OrderWriter& writer, const projection::OwnEvents& own, ReadModel& read,
-                             std::chrono::milliseconds outcome_wait, redis::ChannelWaiters& settled)
-    : writer_(writer), own_(own), read_(read), outcome_wait_(outcome_wait), settled_(settled) {}
+                             std::chrono::milliseconds outcome_wait)
+    : writer_(writer), own_(own), read_(read), outcome_wait_(outcome_wait) {}
 
 Order OrderCommands::place(const OrderFields& fields, const std::string& request) {
-  const auto outcome = writer_.create(request, [&](std::int64_t id) { return decide_place(id, fields); });
+  // The ticket is taken as the id is chosen, before the placement is
+  // appended, so the answer the append causes cannot come before it. An
+  // attempt the writer retries chooses again; the last choice is the order.
+  std::optional<Settled::Ticket> ticket;
+  const auto outcome = writer_.create(request, [&](std::int64_t id) {
+    ticket.emplace(settled_.expect(id));
+    return decide_place(id, fields);
+  });
   own_.apply(outcome.appended);
   if (outcome.appended.empty() && outcome.state.status != OrderStatus::Placed) {
     return outcome.state;  // a repeated placement, answered long ago: as the log has it now
   }
-  return await_outcome(outcome.id);
+  // A repeated placement still waiting for its answer takes its ticket now,
+  // and looks once in case the answer came before.
+  const bool placed_here = !outcome.appended.empty() && ticket && ticket->key() == outcome.id;
+  if (!placed_here) {
+    ticket.emplace(settled_.expect(outcome.id));
+  }
+  return await_outcome(*ticket, !placed_here);
 }
 
-Order OrderCommands::await_outcome(std::int64_t id) {
-  // Woken when the answer is applied (apply.lua publishes the id), not by
-  // polling: the answer is seen as soon as it is in the read model.
-  std::optional<Order> order;
-  settled_.wait_until(std::to_string(id), std::chrono::steady_clock::now() + outcome_wait_, [&] {
-    order = read_.order(id);
-    return order && order->status != OrderStatus::Placed;
-  });
-  return order ? *std::move(order) : read_.require_order(id);
+Order OrderCommands::await_outcome(Settled::Ticket& ticket, bool look_first) {
+  const auto id = ticket.key();
+  // The answer is recorded on this replica, the order's owner (change()
+  // offers it), unless the partition has changed hands since the
+  // placement: then the new owner records it, and the read model shows it.
+  const auto look = [&]() -> std::optional<Order> {
+    if (auto order = read_.order(id); order && order->status != OrderStatus::Placed) {
+      return order;
+    }
+    return std::nullopt;
+  };
+  if (look_first) {
+    if (auto order = look()) {
+      return *std::move(order);
+    }
+  }
+  auto order = ticket.wait_until(std::chrono::steady_clock::now() + outcome_wait_, kRecheck, look);
+  return order ? *std::move(order) : read_.require_order(id);  // late: still placed
 }
 
 Order OrderCommands::change(std::int64_t id, const Precondition& precondition, const Decide& decide) {
@@ -48,6 +70,9 @@ Order OrderCommands::change(std::int64_t id, const Precondition& precondition, c
     return decide(current.state);
   });
   own_.apply(outcome.appended);
+  if (outcome.state.status != OrderStatus::Placed) {
+    settled_.offer(id, outcome.state);  // applied first: the client may read it anywhere once answered
+  }
   return outcome.state;
 }
 

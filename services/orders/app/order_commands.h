@@ -11,7 +11,7 @@
 #include "domain/order.h"
 #include "projection/read_model.h"
 #include "projection/script_applier.h"
-#include "redis/channel_waiters.h"
+#include "util/rendezvous.h"
 
 namespace petstore::orders {
 
@@ -25,9 +25,8 @@ using Precondition = std::function<void(std::int64_t current_version)>;
 // applies its event to the read model before answering.
 class OrderCommands {
  public:
-  // `settled` wakes a placing request when its order's answer is applied.
   OrderCommands(OrderWriter& writer, const projection::OwnEvents& own, ReadModel& read,
-                std::chrono::milliseconds outcome_wait, redis::ChannelWaiters& settled);
+                std::chrono::milliseconds outcome_wait);
 
   // Records the placement, then waits up to the outcome wait for the
   // inventory's answer: the order comes back reserved, rejected, or (the
@@ -48,13 +47,21 @@ class OrderCommands {
   // Decides on the existing order `id` (404 when there is none, then the
   // client's precondition), appends and applies; returns the order after.
   Order change(std::int64_t id, const Precondition& precondition, const Decide& decide);
-  Order await_outcome(std::int64_t id);
+  using Settled = util::Rendezvous<std::int64_t, Order>;
+  // Until the order leaves `placed` or the outcome wait ends. `look_first`:
+  // the answer may have come before `ticket` was taken.
+  Order await_outcome(Settled::Ticket& ticket, bool look_first);
 
   OrderWriter& writer_;
   const projection::OwnEvents& own_;
   ReadModel& read_;
   std::chrono::milliseconds outcome_wait_;
-  redis::ChannelWaiters& settled_;
+  // How often a waiting request looks at the read model, for an answer
+  // recorded by another replica.
+  static constexpr std::chrono::milliseconds kRecheck{50};
+  // Placing requests waiting for their orders' answers, which change()
+  // offers once it has applied them.
+  Settled settled_;
 };
 
 }  // namespace petstore::orders

@@ -72,10 +72,6 @@ for _, k in ipairs(new_indexes) do
   end
 end
 redis.call('HSET', key, 'status', status, 'version', version, 'updatedAt', time)
-if status == 'reserved' or status == 'rejected' then
-  -- Wakes the request waiting for this order's answer (OrderKeys::settled_channel).
-  redis.call('PUBLISH', base .. 'orders:settled', tostring(id))
-end
 
 record_position()
 return 'applied'

@@ -24,9 +24,6 @@ class OrderKeys {
     return space_.key("idem:orders:" + std::string(key));
   }
   [[nodiscard]] std::string reactor_positions() const { return space_.key("reactor:positions"); }
-  // The channel apply.lua publishes an order's id on when it settles
-  // (reserved or rejected): what a placing request waits for.
-  [[nodiscard]] std::string settled_channel() const { return space_.key("orders:settled"); }
   // Only the shared write-path keys (idempotency, owner hints, positions).
   [[nodiscard]] static es::NotFromLog not_from_log() { return {}; }
 
