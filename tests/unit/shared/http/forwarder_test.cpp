@@ -5,12 +5,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "es/errc.h"
 #include "http/response.h"
 #include "http/router.h"
+#include "net/own_sockets.h"
+#include "support/loopback_connection.h"
 #include "support/loopback_server.h"
 
 namespace petstore::http {
@@ -99,6 +105,65 @@ TEST(Forwarder, AForwardCarriesADeadlineThatExpiresAfterStartWithin) {
   EXPECT_EQ(forwarder.send(step_owner.url(), "/internal/reactions/x", "r", "text/plain"), 204);
   EXPECT_FALSE(Forwarder::expired(seen, std::chrono::system_clock::now()));
   EXPECT_TRUE(Forwarder::expired(seen, std::chrono::system_clock::now() + std::chrono::seconds(3)));
+}
+
+TEST(Forwarder, SendsARequestsBodyWithoutWaitingForThePeersAck) {
+  // cpp-httplib's client writes a request's head and its body in two
+  // writes. Without TCP_NODELAY, Nagle's algorithm holds the body until
+  // the head is acknowledged, and the owner's kernel delays that ACK by at
+  // least 40 ms (Linux's TCP_DELACK_MIN) once a connection has left its
+  // quick-ACK start: every relayed saga step and forwarded command waited
+  // about 45 ms, so an order placed on one replica of `scripts/up` took
+  // 95 ms where one placed on the other took 12 ms. The owner here is a
+  // bare socket that times each request's head against its body's end.
+  testing::Fd listener{::socket(AF_INET, SOCK_STREAM, 0)};
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener.fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ASSERT_EQ(::listen(listener.fd, 1), 0);
+  const auto url = "http://127.0.0.1:" + std::to_string(net::local_port(listener.fd));
+  const std::string body(200, 'b');
+  constexpr int kRequests = 8;
+
+  std::vector<std::chrono::steady_clock::duration> waits;  // head seen to body complete
+  std::thread owner([&] {
+    const testing::Fd conn{::accept(listener.fd, nullptr, nullptr)};
+    std::string in;
+    for (int i = 0; i < kRequests; ++i) {
+      std::optional<std::chrono::steady_clock::time_point> head_seen;
+      for (;;) {
+        const auto end = in.find("\r\n\r\n");
+        if (end != std::string::npos && !head_seen) {
+          head_seen = std::chrono::steady_clock::now();
+        }
+        if (end != std::string::npos && in.size() >= end + 4 + body.size()) {
+          waits.push_back(std::chrono::steady_clock::now() - *head_seen);
+          in.erase(0, end + 4 + body.size());
+          break;
+        }
+        char buf[4096];
+        const auto n = ::recv(conn.fd, buf, sizeof(buf), 0);
+        if (n <= 0) {
+          return;
+        }
+        in.append(buf, static_cast<size_t>(n));
+      }
+      const std::string answer = "HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n";
+      ASSERT_EQ(::send(conn.fd, answer.data(), answer.size(), MSG_NOSIGNAL),
+                static_cast<ssize_t>(answer.size()));
+    }
+  });
+  const Forwarder forwarder({.self = "http://replica-a"});
+  for (int i = 0; i < kRequests; ++i) {
+    EXPECT_EQ(forwarder.send(url, "/internal/reactions/x", body, "application/octet-stream"), 204);
+  }
+  owner.join();
+  ASSERT_EQ(waits.size(), static_cast<size_t>(kRequests));
+  // The median, so one wake-up late on a loaded machine cannot decide it.
+  std::ranges::sort(waits);
+  EXPECT_LT(waits[kRequests / 2], std::chrono::milliseconds(20))
+      << "the body waited for an ACK of the head: Nagle's algorithm is on";
 }
 
 TEST(Forwarder, ARelayedStepGivesUpSoonerThanAForwardedCommand) {
