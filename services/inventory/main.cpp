@@ -6,8 +6,8 @@ int main() {
   using namespace petstore;
   // A linger of 1 ms, not the services' 2: the inventory appends the
   // saga's reservations, and a ledger has one event on its way at a time
-  // (docs/consistency.md), so each of a hot pet's reservations waits out the
-  // linger before the last one's delivery report. Without any linger, one
+  // (docs/consistency.md), so a hot pet's reservations go out one by one,
+  // each waiting out the linger first. Without any linger, one
   // pet's orders went from 345/s to 590/s ("The local broker's Nagle",
   // docs/performance.md). But the inventory also appends a ledger for every
   // new pet, and every append then went out alone: on held stacks, 1 ms
