@@ -15,7 +15,6 @@
 #include "es/errc.h"
 #include "http/response.h"
 #include "http/router.h"
-#include "net/own_sockets.h"
 #include "support/loopback_connection.h"
 #include "support/loopback_server.h"
 
@@ -116,19 +115,14 @@ TEST(Forwarder, SendsARequestsBodyWithoutWaitingForThePeersAck) {
   // about 45 ms, so an order placed on one replica of `scripts/up` took
   // 95 ms where one placed on the other took 12 ms. The owner here is a
   // bare socket that times each request's head against its body's end.
-  testing::Fd listener{::socket(AF_INET, SOCK_STREAM, 0)};
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(listener.fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(::listen(listener.fd, 1), 0);
-  const auto url = "http://127.0.0.1:" + std::to_string(net::local_port(listener.fd));
+  const testing::LoopbackListener listening;
+  const auto url = "http://127.0.0.1:" + std::to_string(listening.port());
   const std::string body(200, 'b');
   constexpr int kRequests = 8;
 
   std::vector<std::chrono::steady_clock::duration> waits;  // head seen to body complete
   std::thread owner([&] {
-    const testing::Fd conn{::accept(listener.fd, nullptr, nullptr)};
+    const testing::Fd conn{::accept(listening.listener.fd, nullptr, nullptr)};
     std::string in;
     for (int i = 0; i < kRequests; ++i) {
       std::optional<std::chrono::steady_clock::time_point> head_seen;
