@@ -9,8 +9,7 @@ Topics topics_from(const config::Env& env) {
           env.str("KAFKA_TOPIC_INVENTORY", "petstore.inventory.v1")};
 }
 
-OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics,
-                             std::chrono::milliseconds outcome_wait)
+OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics, AnswerWait wait)
     : topics_(std::move(topics)),
       keys_(cfg.prefix),
       platform_(cfg, keys_.space()),
@@ -19,7 +18,7 @@ OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics,
       owners_(platform_.pool(), keys_.space().owners(topics_.orders)),
       writer_(platform_.producer(), platform_.writer_settings(topics_.orders, "orders"), &owners_),
       own_(platform_.pool(), platform_.catch_up(), projection_),
-      commands_(writer_, own_, read_, outcome_wait),
+      commands_(writer_, own_, read_, wait),
       outcomes_(commands_) {
   add_order_routes(router_, {commands_, read_, platform_.idempotency(), keys_});
   platform_.add_writer(topics_.orders, [this] { return writer_.settled(); });

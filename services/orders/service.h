@@ -27,7 +27,7 @@ Topics topics_from(const config::Env& env);
 // its routes. Constructing it opens no connection.
 class OrdersService : public service::Service {
  public:
-  OrdersService(const config::ServiceConfig& cfg, Topics topics, std::chrono::milliseconds outcome_wait);
+  OrdersService(const config::ServiceConfig& cfg, Topics topics, AnswerWait wait);
   ~OrdersService() override { platform_.stop(); }
   OrdersService(const OrdersService&) = delete;
   OrdersService& operator=(const OrdersService&) = delete;

@@ -295,5 +295,36 @@ TEST_F(StoreSagaTest, ConflictingCommandsOnOneOrderTakeOneTransitionWithOneVersi
   EXPECT_EQ(versions, (std::vector<std::int64_t>{1, 2, 3})) << "placed, reserved, then one final step";
 }
 
+// A placing request is answered by the replica that records its order's
+// answer, which hands the order over in the process (docs/saga.md), not by
+// a look at the read model. Here the request looks once a minute and waits
+// as long, so without the hand-over the client (15 s read timeout) gets no
+// answer at all. One replica of each service, so the order's partition
+// cannot change hands in between (that case is the look's:
+// store_replicas_test and the fault campaign).
+class StoreSagaHandOverTest : public StoreSagaTest {
+ protected:
+  static void SetUpTestSuite() {
+    store_ = std::make_unique<StoreDeployment>(
+        1, std::map<std::string, std::string>{{"ORDER_OUTCOME_WAIT_MS", "60000"},
+                                              {"ORDER_ANSWER_RECHECK_MS", "60000"}});
+  }
+};
+
+TEST_F(StoreSagaHandOverTest, APlacingRequestGetsItsAnswerFromTheReplicaThatRecordedIt) {
+  const auto pet = new_pet();
+  stock(pet, 2);
+
+  const auto reserved = order(pet, 2);
+  ASSERT_TRUE(reserved) << "no answer: " << httplib::to_string(reserved.error());
+  EXPECT_EQ(reserved->status, 201) << reserved->body;
+  EXPECT_STREQ(parse(reserved->body)["status"].GetString(), "reserved");
+
+  const auto refused = order(pet, 1);
+  ASSERT_TRUE(refused) << "no answer: " << httplib::to_string(refused.error());
+  EXPECT_EQ(refused->status, 409) << refused->body;
+  EXPECT_EQ(error_code(refused), "insufficient_stock");
+}
+
 }  // namespace
 }  // namespace petstore::testing

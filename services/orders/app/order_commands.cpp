@@ -16,8 +16,8 @@ DomainError not_found(std::int64_t id) {
 }  // namespace
 
 OrderCommands::OrderCommands(OrderWriter& writer, const projection::OwnEvents& own, ReadModel& read,
-                             std::chrono::milliseconds outcome_wait)
-    : writer_(writer), own_(own), read_(read), outcome_wait_(outcome_wait) {}
+                             AnswerWait wait)
+    : writer_(writer), own_(own), read_(read), wait_(wait) {}
 
 Order OrderCommands::place(const OrderFields& fields, const std::string& request) {
   // The ticket is taken as the id is chosen, before the placement is
@@ -57,7 +57,7 @@ Order OrderCommands::await_outcome(Settled::Ticket& ticket, bool look_first) {
       return *std::move(order);
     }
   }
-  auto order = ticket.wait_until(std::chrono::steady_clock::now() + outcome_wait_, kRecheck, look);
+  auto order = ticket.wait_until(std::chrono::steady_clock::now() + wait_.total, wait_.recheck, look);
   return order ? *std::move(order) : read_.require_order(id);  // late: still placed
 }
 

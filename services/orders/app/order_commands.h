@@ -18,6 +18,18 @@ namespace petstore::orders {
 // Checks a client's If-Match against the order's version.
 using Precondition = std::function<void(std::int64_t current_version)>;
 
+// How a placing request waits for its order's answer (README, "Settings").
+struct AnswerWait {
+  // In all, before it answers with the order still placed (202):
+  // ORDER_OUTCOME_WAIT_MS.
+  std::chrono::milliseconds total{3000};
+  // How often it looks at the read model meanwhile, for an answer recorded
+  // by another replica (the order's partition changed hands after the
+  // placement): ORDER_ANSWER_RECHECK_MS. An answer recorded here is handed
+  // over at once, whatever this is.
+  std::chrono::milliseconds recheck{50};
+};
+
 // The order use cases and the order's side of the saga, on the orders
 // topic's single writer (OrderWriter): each runs on the replica that owns
 // the order's partition (es::Errc::NotOwner elsewhere, which the edge and
@@ -25,8 +37,7 @@ using Precondition = std::function<void(std::int64_t current_version)>;
 // applies its event to the read model before answering.
 class OrderCommands {
  public:
-  OrderCommands(OrderWriter& writer, const projection::OwnEvents& own, ReadModel& read,
-                std::chrono::milliseconds outcome_wait);
+  OrderCommands(OrderWriter& writer, const projection::OwnEvents& own, ReadModel& read, AnswerWait wait);
 
   // Records the placement, then waits up to the outcome wait for the
   // inventory's answer: the order comes back reserved, rejected, or (the
@@ -55,10 +66,7 @@ class OrderCommands {
   OrderWriter& writer_;
   const projection::OwnEvents& own_;
   ReadModel& read_;
-  std::chrono::milliseconds outcome_wait_;
-  // How often a waiting request looks at the read model, for an answer
-  // recorded by another replica.
-  static constexpr std::chrono::milliseconds kRecheck{50};
+  AnswerWait wait_;
   // Placing requests waiting for their orders' answers, which change()
   // offers once it has applied them.
   Settled settled_;

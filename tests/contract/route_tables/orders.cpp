@@ -3,5 +3,5 @@
 
 petstore::contract::Operations petstore::contract::orders_operations() {
   return operations_of(
-      orders::OrdersService(offline_config("orders"), orders::Topics{}, std::chrono::seconds(1)));
+      orders::OrdersService(offline_config("orders"), orders::Topics{}, orders::AnswerWait{}));
 }
