@@ -285,6 +285,30 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
 // one at a time (each sent once the last has its delivery report). The
 // read-back is made slow here (the broker holds an empty fetch 200 ms), so
 // commands that ran one at a time would never overlap.
+// Creates with no request stay on one owned partition for
+// kCreatesPerPartition in a row, then move to the next, so a burst of
+// them shares message sets (es::AggregateWriter::kCreatesPerPartition);
+// over many, every owned partition gets its share.
+TEST_F(AggregateWriterTest, CreatesStayOnOnePartitionForARunThenMoveToTheNext) {
+  auto a = replica("a", 1);
+  ASSERT_TRUE(all_owned({a.get()}));
+  constexpr auto kRun = Writer::kCreatesPerPartition;
+  std::vector<std::int32_t> partitions;
+  for (size_t i = 0; i < kPartitions * kRun; ++i) {
+    const auto made = a->create("", [](std::int64_t fresh_id) { return Added{fresh_id, 1}; });
+    partitions.push_back(made.appended.at(0).position.partition);
+  }
+  std::map<std::int32_t, size_t> runs;
+  for (size_t run = 0; run < kPartitions; ++run) {
+    const auto first = partitions[run * kRun];
+    ++runs[first];
+    for (size_t i = 1; i < kRun; ++i) {
+      EXPECT_EQ(partitions[run * kRun + i], first) << "create " << run * kRun + i;
+    }
+  }
+  EXPECT_EQ(runs.size(), static_cast<size_t>(kPartitions)) << "each partition takes one run in turn";
+}
+
 TEST_F(AggregateWriterTest, CommandsOnAPartitionDecideWhileEarlierOnesAreReadBackAndTheLogKeepsEveryVersion) {
   auto a = replica("a", 200);
   ASSERT_TRUE(all_owned({a.get()}));
