@@ -279,12 +279,6 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   }
 }
 
-// Group commit: a command holds its partition only to decide and send, so
-// the commands on one partition decide while earlier ones are still being
-// read back, and share that read-back. One aggregate's events still go
-// one at a time (each sent once the last has its delivery report). The
-// read-back is made slow here (the broker holds an empty fetch 200 ms), so
-// commands that ran one at a time would never overlap.
 // Creates with no request stay on one owned partition for
 // kCreatesPerPartition in a row, then move to the next, so a burst of
 // them shares message sets (es::AggregateWriter::kCreatesPerPartition);
@@ -309,6 +303,12 @@ TEST_F(AggregateWriterTest, CreatesStayOnOnePartitionForARunThenMoveToTheNext) {
   EXPECT_EQ(runs.size(), static_cast<size_t>(kPartitions)) << "each partition takes one run in turn";
 }
 
+// Group commit: a command holds its partition only to decide and send, so
+// the commands on one partition decide while earlier ones are still being
+// read back, and share that read-back. One aggregate's events still go
+// one at a time (each sent once the last has its delivery report). The
+// read-back is made slow here (the broker holds an empty fetch 200 ms), so
+// commands that ran one at a time would never overlap.
 TEST_F(AggregateWriterTest, CommandsOnAPartitionDecideWhileEarlierOnesAreReadBackAndTheLogKeepsEveryVersion) {
   auto a = replica("a", 200);
   ASSERT_TRUE(all_owned({a.get()}));
