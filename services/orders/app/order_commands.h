@@ -18,7 +18,7 @@ namespace petstore::orders {
 // Checks a client's If-Match against the order's version.
 using Precondition = std::function<void(std::int64_t current_version)>;
 
-// How a placing request waits for its order's answer (README, "Settings").
+// How a placing request waits for its order's answer (README, "Configuration").
 struct AnswerWait {
   // In all, before it answers with the order still placed (202):
   // ORDER_OUTCOME_WAIT_MS.
