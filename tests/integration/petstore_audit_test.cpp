@@ -405,13 +405,35 @@ TEST_F(PetstoreAuditTest, VerifyHistoryAsOfAndCorruptRecords) {
   EXPECT_EQ(before.status, 1);
   EXPECT_EQ(before.out, "null\n");
 
-  // A record appended twice (a producer retry without idempotence would do
-  // this), and a record whose data breaks its schema.
+  // A Produce written twice: a new pet's record again, byte for byte (the
+  // local broker writes a retried request whose answer was lost again). It
+  // is listed, and is no violation.
+  const auto dogs = id_of(post_json(*http_, "/categories", R"({"name":"Dogs"})"));
+  const auto fresh =
+      id_of(post_json(*http_, "/pets", R"({"name":"Twice","categoryId":)" + std::to_string(dogs) + "}"));
+  const auto logged = read_topic(store_->topic("pets"));
+  const auto created = std::ranges::find_if(
+      logged, [&](const kafka::Message& m) { return m.key == std::to_string(fresh) && m.header("ce_id"); });
+  ASSERT_NE(created, logged.end());
+  kafka::Producer producer({Stack::get().kafka_brokers, "audit-test", 0, 5000});
+  const auto copy = producer.append({created->topic, created->key, created->value, created->headers});
+  const auto twice = audit("verify");
+  EXPECT_EQ(twice.status, 0) << twice.out;
+  EXPECT_NE(twice.out.find("COPY at " + created->topic + "/" + std::to_string(copy.partition) + "@" +
+                           std::to_string(copy.offset) + " event " + *created->header("ce_id") + " subject " +
+                           std::to_string(fresh) + ": the record at offset " +
+                           std::to_string(created->offset) + " again"),
+            std::string::npos)
+      << twice.out;
+  EXPECT_NE(twice.out.find("\n0 violations, 0 pending orders, 1 record written twice"), std::string::npos)
+      << twice.out;
+
+  // The same ce_id with other bytes (another time), and a record whose data
+  // breaks its schema.
   const auto records = read_topic(store_->topic("pets"));
   const auto event = std::ranges::find_if(records, [](const kafka::Message& m) { return m.header("ce_id"); });
   ASSERT_NE(event, records.end());
   const auto& original = *event;  // an event, not a claim
-  kafka::Producer producer({Stack::get().kafka_brokers, "audit-test", 0, 5000});
   // Both in the partition's current epoch, so they count (a retry
   // happens within an epoch); a replica's restart since then began a new one.
   auto headers = original.headers;
@@ -419,6 +441,9 @@ TEST_F(PetstoreAuditTest, VerifyHistoryAsOfAndCorruptRecords) {
   for (auto& h : headers) {
     if (h.name == es::kEpochHeader) {
       h.value = epoch;
+    }
+    if (h.name == "ce_time") {
+      h.value = "2026-01-01T00:00:00.000Z";
     }
   }
   const auto dup = producer.append({original.topic, original.key, original.value, headers});

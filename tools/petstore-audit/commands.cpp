@@ -68,13 +68,24 @@ void print_findings_text(const VerifyReport& r, double seconds) {
     std::printf("pending order %lld, placed %s (%s), %.1f s ago\n", static_cast<long long>(p.id),
                 p.placed_time.c_str(), p.at.str().c_str(), static_cast<double>(p.age.count()) / 1000);
   }
+  for (const auto& c : r.copies) {
+    std::printf(
+        "COPY at %s event %s subject %lld: the record at offset %lld again, byte for byte (counted once)\n",
+        c.at.str().c_str(), c.event_id.c_str(), static_cast<long long>(c.subject),
+        static_cast<long long>(c.original_offset));
+  }
   for (const auto& f : r.findings) {
     std::printf("VIOLATION %s at %s event %s subject %lld: %s\n", f.rule.c_str(), f.at.str().c_str(),
                 f.event_id.empty() ? "-" : f.event_id.c_str(), static_cast<long long>(f.subject),
                 f.detail.c_str());
   }
-  std::printf("%zu violation%s, %zu pending order%s\n", r.findings.size(), r.findings.size() == 1 ? "" : "s",
+  std::printf("%zu violation%s, %zu pending order%s", r.findings.size(), r.findings.size() == 1 ? "" : "s",
               r.pending.size(), r.pending.size() == 1 ? "" : "s");
+  if (!r.copies.empty()) {
+    std::printf(", %zu record%s written twice (not a violation: docs/audit.md)", r.copies.size(),
+                r.copies.size() == 1 ? "" : "s");
+  }
+  std::printf("\n");
 }
 
 void print_findings_json(const VerifyReport& r) {
@@ -98,6 +109,12 @@ void print_findings_json(const VerifyReport& r) {
     w.begin_object().field("rule", f.rule).field("topic", f.at.topic);
     w.field("partition", static_cast<std::int64_t>(f.at.partition)).field("offset", f.at.offset);
     w.field("eventId", f.event_id).field("subject", f.subject).field("detail", f.detail).end_object();
+  }
+  w.end_array().key("copies").begin_array();
+  for (const auto& c : r.copies) {
+    w.begin_object().field("topic", c.at.topic).field("partition", static_cast<std::int64_t>(c.at.partition));
+    w.field("offset", c.at.offset).field("originalOffset", c.original_offset);
+    w.field("eventId", c.event_id).field("subject", c.subject).end_object();
   }
   w.end_array().key("pending").begin_array();
   for (const auto& p : r.pending) {

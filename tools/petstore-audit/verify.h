@@ -32,6 +32,16 @@ struct PendingOrder {
   std::chrono::milliseconds age{0};
 };
 
+// A record that repeats an aggregate's latest event byte for byte (key,
+// value, headers): a Produce the broker wrote twice. Not a violation; see
+// Verifier::add.
+struct Copy {
+  Position at;
+  std::int64_t original_offset = 0;  // same topic and partition
+  std::string event_id;
+  std::int64_t subject = 0;
+};
+
 struct VerifyReport {
   std::int64_t records = 0;
   // The single writer's fence (es::EpochRule): claim records that started
@@ -44,6 +54,7 @@ struct VerifyReport {
   std::map<Kind, std::int64_t> aggregates;    // aggregates per kind
   std::map<std::string, std::int64_t> types;  // valid events per ce_type
   Findings findings;
+  std::vector<Copy> copies;
   std::vector<PendingOrder> pending;
 };
 
@@ -87,7 +98,13 @@ class Verifier {
       return std::hash<std::int64_t>()(k.id) * 31 + static_cast<size_t>(k.kind);
     }
   };
-  std::unordered_map<AggregateKey, std::int64_t, AggregateHash> versions_;
+  // Each aggregate's latest event: its version, offset and record digest.
+  struct Latest {
+    std::int64_t version = 0;
+    std::int64_t offset = 0;
+    std::uint64_t digest = 0;
+  };
+  std::unordered_map<AggregateKey, Latest, AggregateHash> versions_;
   // Which kind created each id: ids are unique across pets, categories and orders.
   std::unordered_map<std::int64_t, Kind> creators_;
   // ce_ids seen, as 128-bit values (a UUID's 32 hex digits).

@@ -105,16 +105,65 @@ TEST(Verify, ACleanLogHasNoFinding) {
   EXPECT_TRUE(r.pending.empty());
 }
 
-TEST(Verify, ADuplicatedRecordIsFoundAtItsPosition) {
+// A Produce written twice (a retry the local broker did not deduplicate):
+// reported at its position, counted once, not a violation.
+TEST(Verify, ARecordWrittenTwiceIsACopyNotAViolation) {
   Log log;
   a_pet(log);
-  const auto copy = log.messages().back();
+  a_pet(log, 11);
+  auto copy = log.messages().front();
+  copy.offset = 2;
   log.messages().push_back(copy);
-  log.messages().back().offset = 1;
+  log.add("p", "pet.status_changed", 10, 2, R"({"id":10,"from":"available","to":"pending"})");
+  const auto r = log.verify();
+  EXPECT_EQ(rules(r), Rules{});
+  ASSERT_EQ(r.copies.size(), 1U);
+  EXPECT_EQ(r.copies[0].at.str(), "p/0@2");
+  EXPECT_EQ(r.copies[0].original_offset, 0);
+  EXPECT_EQ(r.copies[0].subject, 10);
+  EXPECT_EQ(r.events.at(Kind::Pets), 3);
+  EXPECT_EQ(r.types.at("io.petstore.pet.created"), 2);
+}
+
+// The same ce_id and version with any other byte is another event: both
+// rules find it at its position.
+TEST(Verify, ARepeatedIdThatDiffersInOneByteIsAViolation) {
+  for (const bool in_value : {true, false}) {
+    Log log;
+    a_pet(log);
+    auto altered = log.messages().back();
+    altered.offset = 1;
+    if (in_value) {
+      altered.value.replace(altered.value.find("Rex"), 3, "Max");
+    } else {
+      for (auto& h : altered.headers) {
+        if (h.name == "ce_time") {
+          h.value = "2026-11-22T10:00:00.001Z";
+        }
+      }
+    }
+    log.messages().push_back(altered);
+    const auto r = log.verify();
+    EXPECT_EQ(rules(r), (Rules{"duplicate_event_id", "duplicate_version"})) << in_value;
+    ASSERT_FALSE(r.findings.empty());
+    EXPECT_EQ(r.findings[0].at.str(), "p/0@1");
+    EXPECT_EQ(r.findings[0].subject, 10);
+    EXPECT_TRUE(r.copies.empty());
+  }
+}
+
+// A byte-for-byte repeat after the aggregate's next event is no retry: the
+// producer sends an aggregate's next event only once the last is written.
+TEST(Verify, ARepeatAfterTheAggregatesNextEventIsAViolation) {
+  Log log;
+  a_pet(log);
+  log.add("p", "pet.status_changed", 10, 2, R"({"id":10,"from":"available","to":"pending"})");
+  auto late = log.messages().front();
+  late.offset = 2;
+  log.messages().push_back(late);
   const auto r = log.verify();
   EXPECT_EQ(rules(r), (Rules{"duplicate_event_id", "duplicate_version"}));
-  EXPECT_EQ(r.findings[0].at.str(), "p/0@1");
-  EXPECT_EQ(r.findings[0].subject, 10);
+  EXPECT_TRUE(r.copies.empty());
 }
 
 // Under the single writer's fence, only the events that count are the log:
