@@ -1,6 +1,9 @@
 #include "es/ownership.h"
 
 #include <algorithm>
+#include <chrono>
+
+#include <spdlog/spdlog.h>
 
 #include "es/errc.h"
 
@@ -39,9 +42,21 @@ void Ownership::poll(std::chrono::milliseconds wait) {
     // owner's, during a rebalance): a second one is above it. The writer's
     // reader goes on where the first attempt stopped, so the fold does too.
     state_.forget(p);
+    const auto started = std::chrono::steady_clock::now();
+    std::int64_t folded = 0;
     for (int attempt = 0;; ++attempt) {
       try {
-        w->claim([&](const kafka::Message& m) { state_.fold(p, m); });
+        const auto epoch = w->claim([&](const kafka::Message& m) {
+          state_.fold(p, m);
+          ++folded;
+        });
+        // A claim folds the partition's whole history: how long that took
+        // is what a replica's readiness waits for after a rebalance.
+        spdlog::info(
+            "owner {} claimed {}/{} at epoch {}: {} records folded in {} ms", settings_.owner,
+            settings_.topic, p, epoch, folded,
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+                .count());
         break;
       } catch (const Error& e) {
         if (e.code() != Errc::Fenced || attempt == 2) {

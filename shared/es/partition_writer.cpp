@@ -23,19 +23,24 @@ PartitionWriter::PartitionWriter(kafka::Producer& producer, Settings settings)
               settings_.fetch_wait_max_ms) {}
 
 EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
-                                                 const std::function<void(const kafka::Message&)>* fold) {
+                                                 const std::function<void(const kafka::Message&)>* fold,
+                                                 Deadline deadline) {
   auto verdict = EpochRule::Verdict::Fenced;
   if (resting_) {
     reader_.resume_at(read_ == 0 ? RD_KAFKA_OFFSET_BEGINNING : read_);
     resting_ = false;
   }
-  const auto give_up = std::chrono::steady_clock::now() + settings_.read_timeout;
+  auto give_up = std::chrono::steady_clock::now() + settings_.read_timeout;
   while (read_ <= offset) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(give_up - std::chrono::steady_clock::now());
     if (left <= std::chrono::milliseconds::zero()) {
       throw kafka::Unavailable("kafka: " + settings_.topic + "/" + std::to_string(settings_.partition) +
-                                   " not read up to offset " + std::to_string(offset) + " in time",
+                                   " not read up to offset " + std::to_string(offset) + " in time (" +
+                                   (deadline == Deadline::Progress ? "no record for " : "") +
+                                   std::to_string(settings_.read_timeout.count()) +
+                                   (deadline == Deadline::Progress ? " ms" : " ms in all") +
+                                   "; next offset " + std::to_string(read_) + ")",
                                true);
     }
     const auto m = reader_.next(std::min(left, std::chrono::milliseconds(100)));
@@ -52,6 +57,9 @@ EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
     if (verdict == EpochRule::Verdict::Counts && fold != nullptr) {
       (*fold)(*m);
     }
+    if (deadline == Deadline::Progress) {
+      give_up = std::chrono::steady_clock::now() + settings_.read_timeout;
+    }
   }
   last_read_ = std::chrono::steady_clock::now();
   return verdict;
@@ -62,7 +70,7 @@ std::int64_t PartitionWriter::claim(const std::function<void(const kafka::Messag
   // Every claim so far, so the new one is above them all.
   const auto end = reader_.end(static_cast<int>(settings_.read_timeout.count()));
   if (end > read_) {
-    read_through(end - 1, &fold);
+    read_through(end - 1, &fold, Deadline::Progress);
   }
   const auto epoch = rule_.current() + 1;
   kafka::Record claim{settings_.topic,

@@ -105,11 +105,23 @@ class PartitionWriter {
   void rest_if_idle(std::chrono::milliseconds idle);
 
  private:
+  // How long a read may take. A read-back (of an append, of a decision
+  // that appended nothing) gets read_timeout in all: the write path's
+  // latency bound rests on it (Platform::longest_append). A claim's fold
+  // reads the partition's whole history, which grows with the log, so it
+  // goes on while records keep coming and gives up only after read_timeout
+  // without one. With a total bound, a partition that took longer to fold
+  // than read_timeout could never be claimed again: each attempt started
+  // over from the first record (the fault campaign's inventory writers,
+  // stuck "moving" at 5,107 and 5,458 records on the local broker, which
+  // serves one message set per fetch; docs/reliability.md).
+  enum class Deadline { Total, Progress };
+
   // Reads up to and including `offset`, applying the rule; `fold`, when
   // set, gets every record that counts. Returns the verdict of the record
   // at `offset`.
-  EpochRule::Verdict read_through(std::int64_t offset,
-                                  const std::function<void(const kafka::Message&)>* fold);
+  EpochRule::Verdict read_through(std::int64_t offset, const std::function<void(const kafka::Message&)>* fold,
+                                  Deadline deadline = Deadline::Total);
 
   kafka::Producer& producer_;
   Settings settings_;

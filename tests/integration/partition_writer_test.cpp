@@ -83,6 +83,32 @@ TEST_F(PartitionWriterTest, AClaimFoldsTheRecordsBeforeIt) {
 // A delivery report can name an offset that does not hold the record
 // (librdkafka's implicit ack: -1001; docs/reliability.md, "A version
 // gap"). confirm checks what it reads back there, not only how far.
+// A claim folds the partition's whole history, which grows with the log,
+// so it may take longer than the read timeout as long as records keep
+// coming. With the timeout as a bound on the whole fold, a partition that
+// took longer to fold could never be claimed again: every attempt started
+// over from the first record (the fault campaign's inventory writers,
+// 2026-11-26; docs/reliability.md).
+TEST_F(PartitionWriterTest, AClaimWhoseFoldOutlastsTheReadTimeoutStillTakesThePartition) {
+  constexpr int kRecords = 25;
+  for (int i = 0; i < kRecords; ++i) {
+    producer_.append_to({topic_, "k", "r" + std::to_string(i), {}}, 1);
+  }
+  es::PartitionWriter w(producer_, {Stack::get().kafka_brokers, topic_, 1, "slow", 1s});
+  std::vector<std::string> folded;
+  // 100 ms a record: 2.5 s of folding, well past the read timeout.
+  EXPECT_EQ(w.claim([&](const kafka::Message& m) {
+    std::this_thread::sleep_for(100ms);
+    folded.push_back(m.value);
+  }),
+            1);
+  ASSERT_EQ(folded.size(), static_cast<size_t>(kRecords));
+  EXPECT_EQ(folded.back(), "r" + std::to_string(kRecords - 1));
+  auto r = record("after");
+  r.topic = topic_;
+  EXPECT_EQ(w.append(r).partition, 1);
+}
+
 TEST_F(PartitionWriterTest, AConfirmAtAnOffsetThatHoldsAnotherRecordIsRefused) {
   auto w = writer("only");
   w.claim([](const kafka::Message&) {});
