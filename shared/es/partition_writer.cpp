@@ -19,15 +19,23 @@ Error fenced(const PartitionWriter::Settings& s, std::int64_t epoch) {
 PartitionWriter::PartitionWriter(kafka::Producer& producer, Settings settings)
     : producer_(producer),
       settings_(std::move(settings)),
-      reader_(settings_.brokers, settings_.topic, settings_.partition, RD_KAFKA_OFFSET_BEGINNING,
-              settings_.fetch_wait_max_ms) {}
+      // From offset 0 itself, not the logical beginning: a logical offset is
+      // looked up first, and a new client that does not know the leader yet
+      // puts that lookup off by 500 ms (librdkafka 2.0.2
+      // src/rdkafka_partition.c, rd_kafka_toppar_offset_request), which
+      // every claim paid. And a fold must start at the first record: a
+      // partition whose first records the broker no longer holds (the local
+      // broker's 5 MiB window, records deleted by hand) fails the claim
+      // (the reader's auto.offset.reset is "error") instead of folding
+      // part of the history.
+      reader_(settings_.brokers, settings_.topic, settings_.partition, 0, settings_.fetch_wait_max_ms) {}
 
 EpochRule::Verdict PartitionWriter::read_through(std::int64_t offset,
                                                  const std::function<void(const kafka::Message&)>* fold,
                                                  Deadline deadline) {
   auto verdict = EpochRule::Verdict::Fenced;
   if (resting_) {
-    reader_.resume_at(read_ == 0 ? RD_KAFKA_OFFSET_BEGINNING : read_);
+    reader_.resume_at(read_);
     resting_ = false;
   }
   auto give_up = std::chrono::steady_clock::now() + settings_.read_timeout;

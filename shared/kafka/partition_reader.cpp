@@ -12,6 +12,10 @@ PartitionReader::PartitionReader(const std::string& brokers, const std::string& 
                                            {"enable.auto.commit", "false"},
                                            {"enable.auto.offset.store", "false"},
                                            {"enable.partition.eof", "false"},
+                                           // A reader that starts at an offset it names reads from
+                                           // there or fails: a broker that no longer holds it
+                                           // must not move it on to another offset unseen.
+                                           {"auto.offset.reset", "error"},
                                            // The local broker holds an empty fetch for the whole
                                            // wait: a writer reading back its own record wants the
                                            // next fetch soon.

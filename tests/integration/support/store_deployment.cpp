@@ -24,11 +24,12 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 
 }  // namespace
 
-StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env)
+StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env,
+                                 int partition_scale)
     : prefix_(unique_name("s")) {
   for (const auto& [name, partitions] : std::vector<std::pair<std::string, int>>{
            {"pets", 6}, {"categories", 3}, {"orders", 6}, {"inventory", 6}}) {
-    create_topic(topic(name), partitions);
+    create_topic(topic(name), partitions * partition_scale);
   }
   auto overrides = extra_env;
   overrides.insert({{"KAFKA_TOPIC_PETS", topic("pets")},

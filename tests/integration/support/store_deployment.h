@@ -16,7 +16,10 @@ namespace petstore::testing {
 // (nginx, configured from deploy/nginx exactly as scripts/up does) in front.
 class StoreDeployment {
  public:
-  explicit StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env = {});
+  // `partition_scale` multiplies each topic's partitions: a soak's log must
+  // fit the local broker's 5 MiB a partition (docs/local-log.md).
+  explicit StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env = {},
+                           int partition_scale = 1);
   ~StoreDeployment();
   StoreDeployment(const StoreDeployment&) = delete;
   StoreDeployment& operator=(const StoreDeployment&) = delete;
