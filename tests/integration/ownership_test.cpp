@@ -113,5 +113,32 @@ TEST_F(OwnershipTest, ReplicasShareThePartitionsAndTakeOverAStoppedOnesWithItsHi
   EXPECT_EQ(folded, (std::vector<std::string>{"before", "new"}));
 }
 
+// A rebalance moves only the partitions that change hands (the
+// cooperative-sticky assignor): a member keeps the writers, and so the
+// claims and folds, of the partitions it keeps. Under the eager protocol
+// every rebalance took every partition away and each was claimed and
+// folded again from its first record (docs/reliability.md).
+TEST_F(OwnershipTest, AReplicaKeepsTheWritersOfThePartitionsARebalanceLeavesIt) {
+  Folded state_a;
+  auto a = replica("a", state_a);
+  ASSERT_TRUE(until({a.get()}, [&] { return a->owned().size() == kPartitions; }));
+  std::map<std::int32_t, std::shared_ptr<es::PartitionWriter>> before;
+  for (const auto p : a->owned()) {
+    before[p] = a->writer(p);
+  }
+
+  Folded state_b;
+  auto b = replica("b", state_b);
+  ASSERT_TRUE(until({a.get(), b.get()},
+                    [&] {
+                      return !a->owned().empty() && !b->owned().empty() &&
+                             a->owned().size() + b->owned().size() == kPartitions;
+                    }))
+      << "a owns " << a->owned().size() << ", b " << b->owned().size();
+  for (const auto p : a->owned()) {
+    EXPECT_EQ(a->writer(p), before[p]) << "partition " << p << " was claimed again";
+  }
+}
+
 }  // namespace
 }  // namespace petstore::testing
