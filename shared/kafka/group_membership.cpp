@@ -55,7 +55,7 @@ void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
       self->assigned_.push_back(parts->elems[i].partition);
     }
     std::ranges::sort(self->assigned_);
-    self->assigned_.erase(std::ranges::unique(self->assigned_).begin(), self->assigned_.end());
+    self->assigned_.erase(std::unique(self->assigned_.begin(), self->assigned_.end()), self->assigned_.end());
     self->assigned_now_ = true;
     // Owned, not consumed: nothing is fetched for these partitions.
     rd_kafka_pause_partitions(rk, parts);
