@@ -32,7 +32,8 @@ class PartitionWriter {
     std::string topic;
     std::int32_t partition = 0;
     std::string owner;  // who claims, written into the claim (for people)
-    // How long a read-back may take before the writer gives up (Unavailable).
+    // How long a read-back may take in all, and a claim's fold without a
+    // record, before the writer gives up (Unavailable; Deadline below).
     std::chrono::milliseconds read_timeout{5000};
     // The reader's fetch.wait.max.ms: the local broker holds an empty fetch
     // for all of it, so a read-back waits up to this long

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include <spdlog/spdlog.h>
+
 namespace petstore::kafka {
 
 GroupMembership::GroupMembership(const std::string& brokers, const std::string& group,
@@ -46,7 +48,11 @@ void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
     // Called once at the end of every rebalance, with what it adds (the
     // whole assignment under the eager protocol), even when that is nothing.
     if (incremental) {
-      const ErrorPtr e(rd_kafka_incremental_assign(rk, parts));
+      if (const ErrorPtr e(rd_kafka_incremental_assign(rk, parts)); e) {
+        // The group goes on without this member's answer: a rebalance that
+        // follows takes the partitions back.
+        spdlog::warn("kafka: cannot add partitions to the assignment: {}", rd_kafka_error_string(e.get()));
+      }
     } else {
       self->assigned_.clear();
       rd_kafka_assign(rk, parts);
@@ -64,7 +70,9 @@ void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
   // Revoked (or lost: a member paused past its session), or an error.
   self->assigned_now_ = false;
   if (incremental && err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
-    const ErrorPtr e(rd_kafka_incremental_unassign(rk, parts));
+    if (const ErrorPtr e(rd_kafka_incremental_unassign(rk, parts)); e) {
+      spdlog::warn("kafka: cannot remove partitions from the assignment: {}", rd_kafka_error_string(e.get()));
+    }
     for (int i = 0; i < parts->cnt; ++i) {
       std::erase(self->assigned_, parts->elems[i].partition);
     }
