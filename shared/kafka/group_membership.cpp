@@ -1,7 +1,6 @@
 #include "kafka/group_membership.h"
 
 #include <algorithm>
-#include <string_view>
 
 #include <spdlog/spdlog.h>
 
@@ -43,25 +42,19 @@ GroupMembership::~GroupMembership() {
 void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
                                    rd_kafka_topic_partition_list_t* parts, void* opaque) {
   auto* self = static_cast<GroupMembership*>(opaque);
-  const bool incremental = std::string_view(rd_kafka_rebalance_protocol(rk)) == "COOPERATIVE";
+  // The assignor is cooperative (above): each callback adds or removes
+  // only the partitions that change hands.
   if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-    // Called once at the end of every rebalance, with what it adds (the
-    // whole assignment under the eager protocol), even when that is nothing.
-    if (incremental) {
-      if (const ErrorPtr e(rd_kafka_incremental_assign(rk, parts)); e) {
-        // The group goes on without this member's answer: a rebalance that
-        // follows takes the partitions back.
-        spdlog::warn("kafka: cannot add partitions to the assignment: {}", rd_kafka_error_string(e.get()));
-      }
-    } else {
-      self->assigned_.clear();
-      rd_kafka_assign(rk, parts);
+    // Called once at the end of every rebalance, even when it adds nothing.
+    if (const ErrorPtr e(rd_kafka_incremental_assign(rk, parts)); e) {
+      // The group goes on without this member's answer: a rebalance that
+      // follows takes the partitions back.
+      spdlog::warn("kafka: cannot add partitions to the assignment: {}", rd_kafka_error_string(e.get()));
     }
     for (int i = 0; i < parts->cnt; ++i) {
       self->assigned_.push_back(parts->elems[i].partition);
     }
     std::ranges::sort(self->assigned_);
-    self->assigned_.erase(std::unique(self->assigned_.begin(), self->assigned_.end()), self->assigned_.end());
     self->assigned_now_ = true;
     // Owned, not consumed: nothing is fetched for these partitions.
     rd_kafka_pause_partitions(rk, parts);
@@ -69,7 +62,7 @@ void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
   }
   // Revoked (or lost: a member paused past its session), or an error.
   self->assigned_now_ = false;
-  if (incremental && err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
+  if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
     if (const ErrorPtr e(rd_kafka_incremental_unassign(rk, parts)); e) {
       spdlog::warn("kafka: cannot remove partitions from the assignment: {}", rd_kafka_error_string(e.get()));
     }
