@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -168,14 +169,56 @@ class AggregateWriter final : public Ownership::State {
   // when it appends nothing): the caller may decide the aggregate's next
   // command before it finishes this one, and the two are read back
   // together. A saga step's reactor does (projection::Reaction::begin).
-  Pending begin(std::int64_t id, const Decide& decide) {
-    const auto p = log_.partition_of(std::to_string(id));
-    for (;;) {
-      auto held = log_.hold(p);
-      if (auto out = attempt(held, id, decide, {})) {
-        return std::move(*out);
+  Pending begin(std::int64_t id, const Decide& decide) { return begin_one({id, decide, {}}); }
+
+  // A command on one aggregate; `request`: see create().
+  struct Command {
+    std::int64_t id = 0;
+    Decide decide;
+    std::string request;
+  };
+  // What begin_each did with one command: its Pending, or what begin()
+  // would have thrown.
+  struct Begun {
+    std::optional<Pending> pending;
+    std::exception_ptr failed;
+  };
+
+  // begin() of many commands at once, one result per command, in order.
+  // The commands on one partition are decided under one hold of it and
+  // their delivery reports awaited together: one wait for them all, on the
+  // caller's thread, where begin() of each, side by side, costs a thread,
+  // a wait and the wake-ups of both (the inventory's mirror of a batch of
+  // new pets, docs/performance.md). A command on an aggregate with an
+  // event on its way, including one sent here by a command before it, is
+  // begun after the others, as begin() would (so one aggregate's commands
+  // keep their order).
+  std::vector<Begun> begin_each(std::span<const Command> commands) {
+    std::vector<Begun> out(commands.size());
+    std::map<std::int32_t, std::vector<std::size_t>> by_partition;
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      by_partition[log_.partition_of(std::to_string(commands[i].id))].push_back(i);
+    }
+    std::vector<std::size_t> left;
+    for (const auto& [p, which] : by_partition) {
+      try {
+        auto held = log_.hold(p);
+        attempt_each(held, commands, which, out, left);
+      } catch (...) {
+        for (const auto i : which) {  // not held (NotOwner): none of them tried
+          out[i].failed = std::current_exception();
+        }
       }
     }
+    std::sort(left.begin(), left.end());
+    for (const auto i : left) {
+      try {
+        out[i].pending.emplace(begin_one(commands[i]));
+      } catch (...) {
+        out[i].failed = std::current_exception();
+      }
+    }
+    return out;
   }
 
   // A new aggregate: an id no aggregate of any kind has had, from an owned
@@ -195,8 +238,7 @@ class AggregateWriter final : public Ownership::State {
       std::optional<Pending> out;
       if (const auto it = request.empty() ? part.requests.end() : part.requests.find(request);
           it != part.requests.end()) {
-        out = attempt(
-            held, it->second, [](const Current&) { return std::optional<Event>(); }, request);
+        out = attempt(held, {it->second, [](const Current&) { return std::optional<Event>(); }, request});
       } else {
         auto id = std::max(part.max_id + 1, kFirstFoldedId);
         while (id % kIdClasses != Traits::kIdClass ||
@@ -206,8 +248,7 @@ class AggregateWriter final : public Ownership::State {
         if (id > kLastFoldedId) {
           throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
         }
-        out = attempt(
-            held, id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request);
+        out = attempt(held, {id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request});
       }
       if (out) {
         return std::move(*out).finish();
@@ -334,87 +375,164 @@ class AggregateWriter final : public Ownership::State {
     }
   }
 
-  // One try of a command on aggregate `id` of the held partition; nullopt
-  // when its last event was on its way (after a short wait: the caller
+  // begin() of one command, until it is tried.
+  Pending begin_one(const Command& command) {
+    const auto p = log_.partition_of(std::to_string(command.id));
+    for (;;) {
+      auto held = log_.hold(p);
+      if (auto out = attempt(held, command)) {
+        return std::move(*out);
+      }
+    }
+  }
+
+  // One try of `command` on the held partition; nullopt when its
+  // aggregate's last event was on its way (after a short wait: the caller
   // holds the partition again, which may have moved meanwhile).
-  std::optional<Pending> attempt(OwnerLog::Held& held, std::int64_t id, const Decide& decide,
-                                 const std::string& request) {
+  std::optional<Pending> attempt(OwnerLog::Held& held, const Command& command) {
     const auto p = static_cast<size_t>(held.partition());
-    auto& part = partitions_[p];
-    const auto it = part.aggregates.find(id);
-    if (it != part.aggregates.end() && it->second.sending) {
+    const auto& aggregates = partitions_[p].aggregates;
+    if (const auto it = aggregates.find(command.id); it != aggregates.end() && it->second.sending) {
       held.wait(changed_[p], std::chrono::milliseconds(100));
       return std::nullopt;
     }
-    // Nothing is kept of a command that appends nothing: a client asking
-    // about ids that do not exist neither grows the fold nor moves the ids.
-    std::optional<Event> event;
-    try {
-      if (it != part.aggregates.end()) {
-        event = decide(Current{it->second.state, it->second.version});
-      } else {
-        const Aggregate none{};
-        event = decide(Current{none.state, none.version});
-      }
-    } catch (...) {
-      // A refusal rests on the fold as much as a change does.
-      held.unlock();
-      confirm_current(held);
-      throw;
+    std::vector<Begun> out(1);
+    std::vector<std::size_t> left;
+    attempt_each(held, {&command, 1}, std::vector<std::size_t>{0}, out, left);
+    if (out[0].failed) {
+      std::rethrow_exception(out[0].failed);
     }
-    if (!event) {
-      auto out = it == part.aggregates.end() ? Outcome{id, {}, 0, {}}
-                                             : Outcome{id, it->second.state, it->second.version, {}};
-      held.unlock();
-      confirm_current(held);
-      return Pending(std::move(out));
-    }
+    return std::move(out[0].pending);
+  }
 
-    auto& a = part.aggregates[id];
-    auto parts = Traits::parts(*event);
-    const auto version = a.version + 1;
-    std::optional<OwnerLog::Sending> sending;
-    try {
-      sending.emplace(held.send({log_.topic(), std::move(parts.type), std::to_string(id), version,
-                                 std::move(parts.data), parts.schema_version},
-                                request));
-    } catch (const Error&) {
-      held.release_partition();  // fenced: claim anew
-      throw;
+  // One try of `commands[i]` for each i of `which`, all on the held
+  // partition, in order: each decided, and its event sent and folded in,
+  // under the lock; then, without it, the delivery reports awaited
+  // together, and a decision that sent nothing confirmed against the
+  // partition as it is now (once for all of them). Sets out[i] for each
+  // command tried; a command whose aggregate has an event on its way (sent
+  // by another thread, or by a command before it here), or that comes after
+  // a send the writer refused, goes to `left`, untried. Returns with the
+  // lock let go.
+  void attempt_each(OwnerLog::Held& held, std::span<const Command> commands,
+                    const std::vector<std::size_t>& which, std::vector<Begun>& out,
+                    std::vector<std::size_t>& left) {
+    const auto p = static_cast<size_t>(held.partition());
+    auto& part = partitions_[p];
+    struct InFlight {
+      std::size_t i;
+      OwnerLog::Sending sending;
+      Outcome outcome;
+    };
+    std::vector<InFlight> sent;
+    std::vector<std::size_t> unsent;  // appends nothing: answered once confirm_current agrees
+    bool refused_send = false;
+    for (const auto i : which) {
+      const auto& c = commands[i];
+      const auto it = part.aggregates.find(c.id);
+      if (refused_send || (it != part.aggregates.end() && it->second.sending)) {
+        left.push_back(i);
+        continue;
+      }
+      // Nothing is kept of a command that appends nothing: a client asking
+      // about ids that do not exist neither grows the fold nor moves the ids.
+      std::optional<Event> event;
+      try {
+        if (it != part.aggregates.end()) {
+          event = c.decide(Current{it->second.state, it->second.version});
+        } else {
+          const Aggregate none{};
+          event = c.decide(Current{none.state, none.version});
+        }
+      } catch (...) {
+        out[i].failed = std::current_exception();  // a refusal rests on the fold as much as a change does
+        unsent.push_back(i);
+        continue;
+      }
+      if (!event) {
+        out[i].pending.emplace(it == part.aggregates.end()
+                                   ? Outcome{c.id, {}, 0, {}}
+                                   : Outcome{c.id, it->second.state, it->second.version, {}});
+        unsent.push_back(i);
+        continue;
+      }
+      auto& a = part.aggregates[c.id];
+      const auto version = a.version + 1;
+      std::optional<OwnerLog::Sending> sending;
+      try {
+        auto parts = Traits::parts(*event);
+        sending.emplace(held.send({log_.topic(), std::move(parts.type), std::to_string(c.id), version,
+                                   std::move(parts.data), parts.schema_version},
+                                  c.request));
+      } catch (const Error&) {
+        held.release_partition();  // fenced: claim anew
+        out[i].failed = std::current_exception();
+        refused_send = true;
+        continue;
+      } catch (...) {
+        // Not sent (kafka::Unavailable: the producer's queue is full). What
+        // was sent before it is still awaited below, so no aggregate is
+        // left marked as sending.
+        out[i].failed = std::current_exception();
+        refused_send = true;
+        continue;
+      }
+      // Folded in at once: the next command on the partition decides on it.
+      Traits::evolve(a.state, *event, version, sending->envelope.time);
+      a.version = version;
+      a.sending = true;
+      part.max_id = std::max(part.max_id, c.id);
+      if (!c.request.empty()) {
+        part.requests.emplace(c.request, c.id);
+      }
+      sent.push_back({i, std::move(*sending), Outcome{c.id, a.state, version, {}}});
     }
-    // Folded in at once: the next command on the partition decides on it.
-    Traits::evolve(a.state, *event, version, sending->envelope.time);
-    a.version = version;
-    a.sending = true;
-    part.max_id = std::max(part.max_id, id);
-    if (!request.empty()) {
-      part.requests.emplace(request, id);
-    }
-    Outcome out{id, a.state, version, {}};
     const auto generation = part.generation;
     held.unlock();
 
-    std::optional<kafka::Position> at;
-    std::exception_ptr failure;
-    try {
-      at = sending->sent.report.wait();
-    } catch (...) {
-      failure = std::current_exception();
+    std::vector<std::optional<kafka::Position>> at(sent.size());
+    bool failed = false;
+    for (std::size_t k = 0; k < sent.size(); ++k) {
+      try {
+        at[k] = sent[k].sending.sent.report.wait();
+      } catch (...) {
+        out[sent[k].i].failed = std::current_exception();
+        failed = true;
+      }
     }
-    held.relock();
-    if (part.generation == generation) {
-      part.aggregates[id].sending = false;
+    if (!sent.empty()) {
+      held.relock();
+      if (part.generation == generation) {
+        for (const auto& s : sent) {
+          part.aggregates[commands[s.i].id].sending = false;
+        }
+      }
+      changed_[p].notify_all();
+      if (failed) {
+        // The record may be in the log, unacknowledged; deciding again on
+        // this fold could give its version twice in one epoch. A new claim
+        // fences it, and its fold says whether it landed.
+        held.release_partition();
+      }
+      held.unlock();
     }
-    changed_[p].notify_all();
-    if (failure) {
-      // The record may be in the log, unacknowledged; deciding again on
-      // this fold could give its version twice in one epoch. A new claim
-      // fences it, and its fold says whether it landed.
-      held.release_partition();
-      std::rethrow_exception(failure);
+    for (std::size_t k = 0; k < sent.size(); ++k) {
+      if (at[k]) {
+        out[sent[k].i].pending.emplace(held.share(), std::move(sent[k].outcome),
+                                       std::move(sent[k].sending.envelope), *at[k],
+                                       sent[k].sending.sent.digest);
+      }
     }
-    held.unlock();
-    return Pending(std::move(held), std::move(out), std::move(sending->envelope), *at, sending->sent.digest);
+    if (!unsent.empty()) {
+      try {
+        confirm_current(held);
+      } catch (...) {
+        for (const auto i : unsent) {
+          out[i].pending.reset();
+          out[i].failed = std::current_exception();
+        }
+      }
+    }
   }
 
   OwnerLog log_;

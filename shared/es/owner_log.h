@@ -103,6 +103,12 @@ class OwnerLog {
     void wait(std::condition_variable& cv, std::chrono::milliseconds timeout) { cv.wait_for(lock_, timeout); }
     void unlock() { lock_.unlock(); }
     void relock() { lock_.lock(); }
+    // Another handle on the same partition and writer, without the lock:
+    // each of a batch's commands, decided under one hold, confirms through
+    // one of its own (AggregateWriter::begin_each).
+    [[nodiscard]] Held share() const {
+      return {log_, std::unique_lock(*lock_.mutex(), std::defer_lock), writer_, partition_};
+    }
 
    private:
     friend class OwnerLog;

@@ -378,6 +378,104 @@ TEST_F(AggregateWriterTest, CommandsOnAPartitionDecideWhileEarlierOnesAreReadBac
   }
 }
 
+// begin_each: a batch of commands begun at once, as the inventory's mirror
+// begins a batch of new pets. Each command's outcome is the one begin()
+// one after another would give: commands on several partitions and
+// aggregates each append, a second command on one aggregate decides on the
+// first's event and follows it in the log, a refusal fails only its own
+// command, and a command that decides nothing appends nothing.
+TEST_F(AggregateWriterTest, BeginEachGivesEachCommandItsOwnOutcomeAndKeepsOneAggregatesOrder) {
+  auto a = replica("a");
+  ASSERT_TRUE(all_owned({a.get()}));
+  std::vector<Writer::Command> commands;
+  std::set<std::int32_t> partitions;
+  for (std::int64_t id = 1; id <= 8; ++id) {
+    partitions.insert(producer_.partition_for(topic_, std::to_string(id)));
+    commands.push_back({id,
+                        [id](const Writer::Current& c) {
+                          return std::optional(Added{id, 1 + c.state.total});
+                        },
+                        {}});
+  }
+  ASSERT_GT(partitions.size(), 1U) << "the batch spans partitions";
+  commands.push_back({1,
+                      [](const Writer::Current& c) {
+                        EXPECT_EQ(c.version, 1) << "decided on the batch's first event of counter 1";
+                        return std::optional(Added{1, 10});
+                      },
+                      {}});
+  commands.push_back(
+      {9, [](const Writer::Current&) -> std::optional<Added> { throw std::runtime_error("refused"); }, {}});
+  commands.push_back({10, [](const Writer::Current&) { return std::optional<Added>(); }, {}});
+
+  auto begun = a->begin_each(commands);
+  ASSERT_EQ(begun.size(), commands.size());
+  for (std::int64_t id = 1; id <= 8; ++id) {
+    auto& b = begun[static_cast<size_t>(id - 1)];
+    ASSERT_FALSE(b.failed) << id;
+    const auto done = std::move(*b.pending).finish();
+    EXPECT_EQ(done.version, 1) << id;
+    EXPECT_EQ(done.state.total, 1) << id;
+    ASSERT_EQ(done.appended.size(), 1U) << id;
+  }
+  ASSERT_FALSE(begun[8].failed);
+  const auto again = std::move(*begun[8].pending).finish();
+  EXPECT_EQ(again.version, 2);
+  EXPECT_EQ(again.state.total, 11);
+  ASSERT_TRUE(begun[9].failed);
+  EXPECT_THROW(std::rethrow_exception(begun[9].failed), std::runtime_error);
+  ASSERT_FALSE(begun[10].failed);
+  const auto nothing = std::move(*begun[10].pending).finish();
+  EXPECT_EQ(nothing.version, 0);
+  EXPECT_TRUE(nothing.appended.empty());
+
+  std::map<std::string, std::vector<std::int64_t>> versions;
+  es::Fences fences;
+  for (const auto& m : read_topic(topic_)) {
+    if (fences.next(m) == es::EpochRule::Verdict::Counts) {
+      versions[m.key].push_back(events::parse_sequence(*m.header("ce_sequence")));
+    }
+  }
+  EXPECT_EQ(versions["1"], (std::vector<std::int64_t>{1, 2}));
+  for (std::int64_t id = 2; id <= 8; ++id) {
+    EXPECT_EQ(versions[std::to_string(id)], (std::vector<std::int64_t>{1})) << id;
+  }
+  EXPECT_FALSE(versions.contains("9"));
+  EXPECT_FALSE(versions.contains("10"));
+}
+
+// A batch across partitions of two owners: the commands on the other
+// owner's partitions fail with NotOwner (which a reactor's relay forwards),
+// the others are begun.
+TEST_F(AggregateWriterTest, BeginEachFailsOnlyTheCommandsOfPartitionsItDoesNotOwn) {
+  auto a = replica("a");
+  auto b = replica("b");
+  ASSERT_TRUE(all_owned({a.get(), b.get()}));
+  const auto mine = a->owned();
+  ASSERT_FALSE(mine.empty());
+  ASSERT_LT(mine.size(), static_cast<size_t>(kPartitions));
+  std::vector<Writer::Command> commands;
+  for (std::int64_t id = 1; id <= 12; ++id) {
+    commands.push_back({id, [id](const Writer::Current&) { return std::optional(Added{id, 1}); }, {}});
+  }
+  auto begun = a->begin_each(commands);
+  for (std::int64_t id = 1; id <= 12; ++id) {
+    auto& r = begun[static_cast<size_t>(id - 1)];
+    const auto p = producer_.partition_for(topic_, std::to_string(id));
+    if (std::find(mine.begin(), mine.end(), p) != mine.end()) {
+      ASSERT_FALSE(r.failed) << id;
+      EXPECT_EQ(std::move(*r.pending).finish().version, 1) << id;
+    } else {
+      ASSERT_TRUE(r.failed) << id;
+      try {
+        std::rethrow_exception(r.failed);
+      } catch (const es::Error& e) {
+        EXPECT_EQ(e.code(), es::Errc::NotOwner) << id;
+      }
+    }
+  }
+}
+
 // An owner whose append is not acknowledged gives up its epoch: it claims
 // the partition anew and folds it again, so it decides on what the log
 // holds, not on what it believed.
