@@ -10,6 +10,28 @@
 
 namespace petstore::projection {
 
+Reaction::BegunEach Reaction::begin_each(const std::vector<const kafka::Message*>& events) {
+  BegunEach out{std::vector<std::exception_ptr>(events.size()), {}};
+  std::vector<Rest> rests;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    try {
+      if (auto r = begin(*events[i])) {
+        rests.push_back(std::move(r));
+      }
+    } catch (const std::exception&) {
+      out.failed[i] = std::current_exception();
+    }
+  }
+  if (!rests.empty()) {
+    out.rest = [rests = std::move(rests)] {
+      for (const auto& r : rests) {
+        r();
+      }
+    };
+  }
+  return out;
+}
+
 namespace {
 
 // A future already holding `value`: a batch of one partition is handled on
@@ -67,7 +89,7 @@ void Reactor::loop() {
     // Events that may touch the same aggregate, in log order, one after the
     // other; the others side by side (each saga step takes its aggregate's
     // lock, so side by side on one aggregate would only queue on the lock).
-    std::map<std::string, std::vector<const kafka::Message*>> groups;
+    std::map<std::string, Group> by_key;
     for (const auto& m : batch) {
       if (fences_.next(m) != es::EpochRule::Verdict::Counts) {
         continue;  // a claim, or an event of a replaced owner: not the log's
@@ -76,18 +98,15 @@ void Reactor::loop() {
       if (key.empty()) {
         key = m.topic + ":" + std::to_string(m.partition);
       }
-      groups[key].push_back(&m);
+      by_key[key].push_back(&m);
     }
-    std::vector<std::future<bool>> done;
-    for (const auto& [key, events] : groups) {
-      const auto run = [this, &events = events] { return handle_group(events); };
-      done.push_back(groups.size() == 1 ? make_ready(run()) : side_by_side_.run(run));
+    std::vector<Group> groups;
+    groups.reserve(by_key.size());
+    for (auto& [key, events] : by_key) {
+      groups.push_back(std::move(events));
     }
-    bool all = true;
-    for (auto& f : done) {
-      all = f.get() && all;
-    }
-    if (!all) {
+    const bool together = reaction_.begins_together() && groups.size() > 1;
+    if (!(together ? handle_together(groups) : handle_side_by_side(groups))) {
       return;  // stopping: the next owner of the partitions resumes from the recorded positions
     }
     // Every event of the batch is handled: each partition's position moves
@@ -109,7 +128,85 @@ void Reactor::loop() {
   }
 }
 
-bool Reactor::handle_group(const std::vector<const kafka::Message*>& events) {
+bool Reactor::handle_side_by_side(const std::vector<Group>& groups) {
+  std::vector<std::future<bool>> done;
+  done.reserve(groups.size());
+  for (const auto& events : groups) {
+    const auto run = [this, &events] { return handle_group(events); };
+    done.push_back(groups.size() == 1 ? make_ready(run()) : side_by_side_.run(run));
+  }
+  bool all = true;
+  for (auto& f : done) {
+    all = f.get() && all;
+  }
+  return all;
+}
+
+bool Reactor::handle_together(const std::vector<Group>& groups) {
+  // from[g]: group g's first event that is not handled by the rounds.
+  std::vector<std::size_t> from(groups.size(), 0);
+  std::vector<bool> open(groups.size(), true);
+  std::vector<Reaction::Rest> rests;  // round r's: what is left of each group's event r
+  while (!stop_ && may_decide_()) {   // otherwise handle_group waits, or stops
+    std::vector<std::size_t> who;
+    std::vector<const kafka::Message*> events;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (open[g] && rests.size() < groups[g].size()) {
+        who.push_back(g);
+        events.push_back(groups[g][rests.size()]);
+      }
+    }
+    if (events.empty()) {
+      break;
+    }
+    Reaction::BegunEach begun;
+    try {
+      begun = reaction_.begin_each(events);
+    } catch (const std::exception&) {
+      begun = {std::vector<std::exception_ptr>(events.size(), std::current_exception()), {}};
+    }
+    for (std::size_t k = 0; k < who.size(); ++k) {
+      const auto g = who[k];
+      if (!begun.failed.at(k)) {
+        from[g] = rests.size() + 1;
+        continue;
+      }
+      // On its own from here (handle_group), which logs it if it fails
+      // there too. Not logged here: a step that another replica owns fails
+      // with NotOwner in a batch, and is relayed by begin() on its own
+      // (service::ReactionRelay).
+      open[g] = false;
+    }
+    rests.push_back(std::move(begun.rest));
+  }
+  for (std::size_t r = 0; r < rests.size(); ++r) {
+    if (!rests[r]) {
+      continue;
+    }
+    try {
+      rests[r]();
+    } catch (const std::exception& e) {
+      // As in handle_group: each group's events from this round on are
+      // handled again in full.
+      spdlog::warn(
+          "reactor {}: round {} of a batch not confirmed ({}); handling its events and those after again",
+          settings_.group_id, r, e.what());
+      for (auto& f : from) {
+        f = std::min(f, r);
+      }
+      break;
+    }
+  }
+  std::vector<Group> rest;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (from[g] < groups[g].size()) {
+      rest.emplace_back(groups[g].begin() + static_cast<std::ptrdiff_t>(from[g]), groups[g].end());
+    }
+  }
+  return handle_side_by_side(rest);
+}
+
+bool Reactor::handle_group(const Group& events) {
   std::vector<Reaction::Rest> rest(events.size());
   for (size_t i = 0; i < events.size(); ++i) {
     if (!until_done(*events[i], [&] { rest[i] = reaction_.begin(*events[i]); })) {

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <string>
@@ -38,6 +39,21 @@ class Reaction {
     return {};
   }
 
+  // begin() of several events at once, each of another affinity, for a
+  // reaction whose steps cost less together than side by side (one hold
+  // of a partition and one wait for all their delivery reports:
+  // es::AggregateWriter::begin_each). The reactor calls it, instead of
+  // begin() on a thread per affinity, when begins_together() says so.
+  // failed[i]: what begin() of events[i] threw, or null; `rest` is what is
+  // left of all the others, in one function (empty when nothing is).
+  struct BegunEach {
+    std::vector<std::exception_ptr> failed;
+    Rest rest;
+  };
+  [[nodiscard]] virtual bool begins_together() const { return false; }
+  // By default begin() of each in turn.
+  virtual BegunEach begin_each(const std::vector<const kafka::Message*>& events);
+
   // Which of the service's aggregates handling `message` may change, as a
   // key: events with one key are handled one after the other in log order,
   // events with different keys side by side. Empty (the default): the
@@ -60,11 +76,12 @@ class Reaction {
 // or a rebalance. A polled batch's events are grouped by the aggregate they
 // may change (Reaction::affinity; by default their partition): a group's
 // events are handled one at a time in log order (a saga step holds a lock
-// and appends), the groups side by side. Positions move once the whole
-// batch is handled. It applies the single writer's fence (es::EpochRule)
-// to every partition it reads: a claim record or a fenced event is never
-// handed to the Reaction, and the partition's epoch is recorded beside its
-// position (field "<topic>:<partition>@epoch", as the projection keeps it).
+// and appends), the groups side by side, or, for a reaction that begins
+// them together (Reaction::begins_together), in rounds on the reactor's
+// thread. Positions move once the whole batch is handled. It applies the single writer's fence
+// (es::EpochRule) to every partition it reads: a claim record or a fenced event is never handed to the
+// Reaction, and the partition's epoch is recorded beside its position (field "<topic>:<partition>@epoch", as
+// the projection keeps it).
 class Reactor {
  public:
   // `may_decide` says whether the service's read model is ready: while it is
@@ -83,10 +100,19 @@ class Reactor {
 
  private:
   void loop();
+  using Group = std::vector<const kafka::Message*>;
+  // Handles a batch's affinity groups, each on a thread of its own.
+  bool handle_side_by_side(const std::vector<Group>& groups);
+  // Handles a batch's affinity groups together (Reaction::begins_together):
+  // in rounds, the first events of every group begun in one call, then the
+  // second ones, and so on; then what is left of each round, in order. A
+  // group whose event was not begun, or whose round was not confirmed,
+  // goes on from there on a thread of its own (handle_group).
+  bool handle_together(const std::vector<Group>& groups);
   // Handles one affinity group's events in log order: each begun as soon
   // as the one before has begun, then what is left of each, in order.
   // False when the reactor stopped before they were all handled.
-  bool handle_group(const std::vector<const kafka::Message*>& events);
+  bool handle_group(const Group& events);
   // Runs `step` on `m` until it does not throw; false when the reactor
   // stopped first.
   bool until_done(const kafka::Message& m, const std::function<void()>& step);

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "http/client_address.h"
 #include "http/forwarder.h"
@@ -31,6 +32,13 @@ class ReactionRelay final : public projection::Reaction {
   // aggregate; a relayed step is handled in full by its owner.
   Rest begin(const kafka::Message& message) override;
   std::string affinity(const kafka::Message& message) override { return local_.affinity(message); }
+  // The local reaction's, as they are: a step another replica owns fails
+  // with NotOwner there, and the reactor hands it to begin() on its own,
+  // which relays it.
+  [[nodiscard]] bool begins_together() const override { return local_.begins_together(); }
+  BegunEach begin_each(const std::vector<const kafka::Message*>& events) override {
+    return local_.begin_each(events);
+  }
 
   // Where a replica takes its peers' relayed steps.
   static std::string path(const std::string& purpose) { return "/internal/reactions/" + purpose; }

@@ -10,8 +10,10 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -207,6 +209,114 @@ TEST(Reactor, BeginsAnAggregatesNextEventBeforeTheLastIsFinishedAndHandlesAgainF
   EXPECT_EQ(reaction.seen(), (std::vector<std::string>{"begun:a/1", "begun:a/2?", "begun:a/3", "finished:a/1",
                                                        "handled:a/2?", "handled:a/3"}));
   EXPECT_EQ(positions_once(positions, {topic + ":0"}, {"2"}), (std::vector<std::string>{"2"}));
+}
+
+// A reaction whose steps are begun together (Reaction::begins_together):
+// values ending in "#" fail once in begin_each (as a step another replica
+// owns fails with NotOwner there), and the rest of a round holding a value
+// ending in "?" fails once. Notes are "<what>:<value>".
+class Together : public projection::Reaction {
+ public:
+  void handle(const kafka::Message& m) override { handle_in_full(m); }
+  Rest begin(const kafka::Message& m) override {
+    note("begun:" + m.value);
+    return [this, values = std::vector<std::string>{m.value}] { finish(values); };
+  }
+  [[nodiscard]] bool begins_together() const override { return true; }
+  BegunEach begin_each(const std::vector<const kafka::Message*>& events) override {
+    BegunEach out{std::vector<std::exception_ptr>(events.size()), {}};
+    std::vector<std::string> begun;
+    std::string call;
+    for (size_t i = 0; i < events.size(); ++i) {
+      const auto& value = events[i]->value;
+      call += (call.empty() ? "" : " ") + value;
+      if (value.ends_with("#") && once(value)) {
+        note("refused:" + value);
+        out.failed[i] = std::make_exception_ptr(std::runtime_error("another replica's"));
+        continue;
+      }
+      note("together:" + value);
+      begun.push_back(value);
+    }
+    {
+      const std::lock_guard lock(mutex_);
+      calls_.push_back(call);
+    }
+    out.rest = [this, begun] { finish(begun); };
+    return out;
+  }
+  std::string affinity(const kafka::Message& m) override { return m.value.substr(0, m.value.find('/')); }
+
+  bool wait_for(size_t n) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 30s, [&] { return seen_.size() >= n; });
+  }
+  // What was noted of aggregate `a`, in order.
+  std::vector<std::string> seen(const std::string& a) {
+    const std::lock_guard lock(mutex_);
+    std::vector<std::string> out;
+    for (const auto& s : seen_) {
+      if (s.substr(s.find(':') + 1).starts_with(a + "/")) {
+        out.push_back(s);
+      }
+    }
+    return out;
+  }
+  std::vector<std::string> calls() {
+    const std::lock_guard lock(mutex_);
+    return calls_;
+  }
+
+ private:
+  void finish(const std::vector<std::string>& values) {
+    for (const auto& v : values) {
+      if (v.ends_with("?") && once(v)) {
+        throw std::runtime_error("not read back");
+      }
+    }
+    for (const auto& v : values) {
+      note("finished:" + v);
+    }
+  }
+  // True the first time it is asked about `value`.
+  bool once(const std::string& value) {
+    const std::lock_guard lock(mutex_);
+    return failed_.insert(value).second;
+  }
+  void note(const std::string& what) {
+    const std::lock_guard lock(mutex_);
+    seen_.push_back(what);
+    changed_.notify_all();
+  }
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::string> seen_;
+  std::vector<std::string> calls_;
+  std::set<std::string> failed_;
+};
+
+TEST(Reactor, BeginsABatchsAggregatesTogetherInRoundsAndHandlesWhatFailsOnItsOwn) {
+  const auto topic = unique_name("reactions");
+  create_topic(topic, 1);
+  produce_together(topic, 0, {"a/1", "b/1#", "a/2", "c/1", "b/2", "a/3?", "c/2"});
+
+  Together reaction;
+  const Started started(topic, reaction);
+  ASSERT_TRUE(reaction.wait_for(16));
+
+  // Round by round: the first event of each aggregate, then the second...
+  EXPECT_EQ(reaction.calls(), (std::vector<std::string>{"a/1 b/1# c/1", "a/2 c/2", "a/3?"}));
+  // b/1# was not begun in its round: b goes on on its own, in order.
+  EXPECT_EQ(reaction.seen("b"), (std::vector<std::string>{"refused:b/1#", "begun:b/1#", "begun:b/2",
+                                                          "finished:b/1#", "finished:b/2"}));
+  // The third round's rest failed: a/3? is handled again on its own; the
+  // rounds before it were finished.
+  EXPECT_EQ(reaction.seen("a"),
+            (std::vector<std::string>{"together:a/1", "together:a/2", "together:a/3?", "finished:a/1",
+                                      "finished:a/2", "begun:a/3?", "finished:a/3?"}));
+  EXPECT_EQ(reaction.seen("c"),
+            (std::vector<std::string>{"together:c/1", "together:c/2", "finished:c/1", "finished:c/2"}));
+  EXPECT_EQ(positions_once(started.positions, {topic + ":0"}, {"6"}), (std::vector<std::string>{"6"}));
 }
 
 // Hands over only the events that count under the single writer's fence
