@@ -77,6 +77,40 @@ es::ApplyOutcome ScriptApplier::apply_own(redis::Connection& conn, const events:
   return parse_apply_outcome(redis::as_string(redis::expect_ok(reply)));
 }
 
+std::vector<es::ApplyOutcome> ScriptApplier::apply_own_each(
+    redis::Connection& conn, const std::vector<const events::Envelope*>& envelopes) const {
+  std::vector<std::vector<std::string>> args;
+  args.reserve(envelopes.size());
+  for (const auto* e : envelopes) {
+    args.push_back({"", "0", base_, events::to_structured_json(*e)});
+  }
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    for (const auto& a : args) {
+      apply_.append(conn, keys(), view(a));
+    }
+    std::vector<redis::Reply> replies;
+    replies.reserve(args.size());
+    bool noscript = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      replies.push_back(conn.next_reply());
+      noscript = noscript || redis::is_noscript(*replies.back());
+    }
+    if (noscript) {
+      // Redis lost its script cache (restart, SCRIPT FLUSH). Applying is
+      // idempotent per event, so the batch is simply sent again.
+      apply_.load(conn);
+      continue;
+    }
+    std::vector<es::ApplyOutcome> out;
+    out.reserve(replies.size());
+    for (const auto& r : replies) {
+      out.push_back(parse_apply_outcome(redis::as_string(redis::expect_ok(r))));
+    }
+    return out;
+  }
+  throw redis::CommandError("the write path's apply script could not be loaded");
+}
+
 es::ApplyOutcome parse_apply_outcome(std::string_view reply) {
   if (reply == "applied") {
     return es::ApplyOutcome::Applied;
@@ -89,6 +123,25 @@ void OwnEvents::apply(const es::Appended& appended, const std::vector<std::strin
       [&](redis::Connection& c) { return projection_.apply_own(c, appended.envelope, context); });
   if (outcome == es::ApplyOutcome::Behind) {
     catch_up_.through(appended.topic, appended.position.partition, appended.position.offset);
+  }
+}
+
+void OwnEvents::apply(const std::vector<es::Appended>& appended) const {
+  if (appended.size() == 1) {
+    apply(appended.front());
+    return;
+  }
+  std::vector<const events::Envelope*> envelopes;
+  envelopes.reserve(appended.size());
+  for (const auto& a : appended) {
+    envelopes.push_back(&a.envelope);
+  }
+  const auto outcomes =
+      pool_.run_idempotent([&](redis::Connection& c) { return projection_.apply_own_each(c, envelopes); });
+  for (std::size_t i = 0; i < appended.size(); ++i) {
+    if (outcomes[i] == es::ApplyOutcome::Behind) {
+      catch_up_.through(appended[i].topic, appended[i].position.partition, appended[i].position.offset);
+    }
   }
 }
 

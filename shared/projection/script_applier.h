@@ -49,6 +49,10 @@ class ScriptApplier : public Applier {
   // on: the pets service's category claim).
   es::ApplyOutcome apply_own(redis::Connection& conn, const events::Envelope& envelope,
                              const std::vector<std::string>& context = {}) const;
+  // apply_own() of many events, with no context, in one pipeline: one
+  // round trip for a batch a writer appended together. One outcome each.
+  std::vector<es::ApplyOutcome> apply_own_each(redis::Connection& conn,
+                                               const std::vector<const events::Envelope*>& envelopes) const;
 
  protected:
   // Throws std::invalid_argument when the envelope is not a valid event of
@@ -80,11 +84,8 @@ class OwnEvents {
   // projection), waits until the projection has applied this one
   // (es::CatchUp::through). `context`: see ScriptApplier::apply_own.
   void apply(const es::Appended& appended, const std::vector<std::string>& context = {}) const;
-  void apply(const std::vector<es::Appended>& appended) const {
-    for (const auto& a : appended) {
-      apply(a);
-    }
-  }
+  // Many events at once, in order, in one round trip (ScriptApplier::apply_own_each).
+  void apply(const std::vector<es::Appended>& appended) const;
 
  private:
   redis::Pool& pool_;

@@ -92,6 +92,68 @@ TEST_F(ProjectionScripts, TheScriptReadsTheEventItselfAndKeepsLargeIdsExact) {
   EXPECT_EQ(field(pet, "categoryId"), "9007199254740990");
 }
 
+// A script of the test's own, new to Redis (its source names the test's key
+// space, so its digest is one Redis has never cached): each event sets
+// "<base>thing:<subject>" to its type and version.
+class Things : public projection::ScriptApplier {
+ public:
+  explicit Things(const es::KeySpace& space)
+      : ScriptApplier(space, "-- " + space.base() + R"(
+local key = base .. 'thing:' .. subject
+local verdict = version_verdict(key, version)
+if verdict then
+  return verdict
+end
+redis.call('HSET', key, 'version', version, 'type', etype)
+record_position()
+return 'applied'
+)",
+                      "things") {}
+
+ protected:
+  void check(const events::Envelope&) const override {}
+};
+
+// The write path's own events of a batch in one pipeline
+// (ScriptApplier::apply_own_each): one outcome each, in order, as apply_own
+// one after another would give; a script Redis has not cached (a restart,
+// SCRIPT FLUSH) is loaded and the batch sent again.
+TEST_F(ProjectionScripts, ABatchOfOwnEventsIsAppliedInOnePipelineWithAnOutcomeEach) {
+  const Things things(keys_.space());
+  const auto made = [](std::int64_t id, std::int64_t version, const char* type) {
+    events::Envelope env;
+    env.id = events::new_event_id();
+    env.type = type;
+    env.source = "/test/things";
+    env.subject = std::to_string(id);
+    env.version = version;
+    env.time = "2026-11-26T10:00:00.000Z";
+    env.data = "{}";
+    return env;
+  };
+  const std::vector<events::Envelope> batch{made(1, 1, "made"), made(1, 2, "changed"), made(2, 1, "made"),
+                                            made(1, 1, "made"), made(3, 2, "changed")};
+  std::vector<const events::Envelope*> envelopes;
+  envelopes.reserve(batch.size());
+  for (const auto& e : batch) {
+    envelopes.push_back(&e);
+  }
+  const auto cached = [&] {
+    const auto r = conn_.command({"SCRIPT", "EXISTS", things.scripts().at(0)->sha()});
+    return r->elements == 1 && r->element[0]->integer == 1;
+  };
+  ASSERT_FALSE(cached()) << "the first pipeline meets NOSCRIPT";
+  EXPECT_EQ(things.apply_own_each(conn_, envelopes),
+            (std::vector<es::ApplyOutcome>{es::ApplyOutcome::Applied, es::ApplyOutcome::Applied,
+                                           es::ApplyOutcome::Applied, es::ApplyOutcome::Duplicate,
+                                           es::ApplyOutcome::Behind}));
+  EXPECT_EQ(field(keys_.base() + "thing:1", "version"), "2");
+  EXPECT_EQ(field(keys_.base() + "thing:1", "type"), "changed");
+  EXPECT_EQ(field(keys_.base() + "thing:2", "version"), "1");
+  EXPECT_EQ(field(keys_.base() + "thing:3", "version"), "(nil)");
+  EXPECT_TRUE(cached());
+}
+
 // What the decoder refuses never reaches the script: the record is skipped
 // and only its position recorded.
 TEST_F(ProjectionScripts, ARecordTheDecoderRefusesOnlyMovesThePosition) {
