@@ -3,10 +3,12 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <vector>
 
 #include "app/writer.h"
 #include "domain/events.h"
 #include "domain/item.h"
+#include "projection/reactor.h"
 #include "projection/script_applier.h"
 
 namespace petstore::inventory {
@@ -31,7 +33,20 @@ class Ledgers {
   // returned reads the event back, applies it, and gives the entry.
   std::function<Item()> begin(std::int64_t pet_id, std::int64_t order_id, const Decide& decide);
 
+  // begin() of many ledgers' changes at once (es::AggregateWriter::begin_each):
+  // failed[i] is what change i threw, or null; `rest` reads every change
+  // begun back and applies them all.
+  struct Change {
+    std::int64_t pet_id = 0;
+    std::int64_t order_id = 0;
+    Decide decide;
+  };
+  projection::Reaction::BegunEach begin_each(const std::vector<Change>& changes);
+
  private:
+  // `decide` as the writer asks it: on the ledger's entry and `order_id`'s reservation.
+  static LedgerWriter::Decide on_ledger(std::int64_t pet_id, std::int64_t order_id, const Decide& decide);
+
   LedgerWriter& writer_;
   const projection::OwnEvents& own_;
 };

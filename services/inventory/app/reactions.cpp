@@ -22,12 +22,35 @@ void PetsReaction::handle(const kafka::Message& m) {
 }
 
 projection::Reaction::Rest PetsReaction::begin(const kafka::Message& m) {
-  const auto fact = projection::read_upstream(m, "inventory", read_pet_fact);
-  if (!fact) {
-    return {};
+  auto begun = begin_each({&m});
+  if (begun.failed[0]) {
+    std::rethrow_exception(begun.failed[0]);
   }
-  return ledger_.begin(fact->pet_id, 0,
-                       [&](const Item& item, const Reservation&) { return decide_pet_fact(item, *fact); });
+  return std::move(begun.rest);
+}
+
+projection::Reaction::BegunEach PetsReaction::begin_each(const std::vector<const kafka::Message*>& events) {
+  std::vector<PetFact> facts;
+  std::vector<std::size_t> index;  // the event each fact comes from
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (auto fact = projection::read_upstream(*events[i], "inventory", read_pet_fact)) {
+      facts.push_back(*fact);
+      index.push_back(i);
+    }
+  }
+  std::vector<Ledgers::Change> changes;
+  changes.reserve(facts.size());
+  for (const auto& fact : facts) {
+    changes.push_back({fact.pet_id, 0, [&fact](const Item& item, const Reservation&) {
+                         return decide_pet_fact(item, fact);
+                       }});
+  }
+  auto begun = ledger_.begin_each(changes);
+  BegunEach out{std::vector<std::exception_ptr>(events.size()), std::move(begun.rest)};
+  for (std::size_t k = 0; k < index.size(); ++k) {
+    out.failed[index[k]] = begun.failed[k];
+  }
+  return out;
 }
 
 std::string PetsReaction::affinity(const kafka::Message& m) {
