@@ -81,8 +81,9 @@ OwnerLog::Held OwnerLog::hold(std::int32_t p) {
     throw Error(Errc::NotOwner, settings_.owner + " does not write " + settings_.topic + " yet");
   }
   // While the group is sharing the partitions out (a replica joined or
-  // left; librdkafka's eager protocol takes every partition from every
-  // member first), and until the new owner has said where it answers,
+  // left; the cooperative protocol moves only the partitions that change
+  // hands, but those are nobody's until their new owner has claimed
+  // them), and until the new owner has said where it answers,
   // ownership is about to be known: wait for it, briefly, rather than turn
   // every command of the moment away.
   const auto until = std::chrono::steady_clock::now() + settings_.settle_wait;
