@@ -156,9 +156,37 @@ TEST(Reactor, HandlesEachAggregatesEventsInOrderAndDifferentAggregatesSideBySide
             (std::vector<std::string>{"4", "0"}));
 }
 
+// A test reaction that notes what it does, in order, for the test to wait
+// on and read; the aggregate is the affinity.
+class Noting : public projection::Reaction {
+ public:
+  std::string affinity(const kafka::Message& m) override { return m.value.substr(0, m.value.find('/')); }
+
+  bool wait_for(size_t n) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 30s, [&] { return seen_.size() >= n; });
+  }
+  std::vector<std::string> seen() {
+    const std::lock_guard lock(mutex_);
+    return seen_;
+  }
+
+ protected:
+  void note(const std::string& what) {
+    const std::lock_guard lock(mutex_);
+    seen_.push_back(what);
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::string> seen_;
+};
+
 // A reaction in two halves (Reaction::begin): what is left of each event
 // is "finished:<value>"; a value ending in "?" has a rest that fails once.
-class TwoHalves : public projection::Reaction {
+class TwoHalves : public Noting {
  public:
   void handle(const kafka::Message& m) override { note("handled:" + m.value); }
   Rest begin(const kafka::Message& m) override {
@@ -171,26 +199,8 @@ class TwoHalves : public projection::Reaction {
       note("finished:" + value);
     };
   }
-  std::string affinity(const kafka::Message& m) override { return m.value.substr(0, m.value.find('/')); }
-
-  bool wait_for(size_t n) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, 30s, [&] { return seen_.size() >= n; });
-  }
-  std::vector<std::string> seen() {
-    const std::lock_guard lock(mutex_);
-    return seen_;
-  }
 
  private:
-  void note(const std::string& what) {
-    const std::lock_guard lock(mutex_);
-    seen_.push_back(what);
-    changed_.notify_all();
-  }
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<std::string> seen_;
   std::map<std::string, bool> failed_;  // only the reactor's thread touches it (one group)
 };
 
@@ -215,7 +225,7 @@ TEST(Reactor, BeginsAnAggregatesNextEventBeforeTheLastIsFinishedAndHandlesAgainF
 // values ending in "#" fail once in begin_each (as a step another replica
 // owns fails with NotOwner there), and the rest of a round holding a value
 // ending in "?" fails once. Notes are "<what>:<value>".
-class Together : public projection::Reaction {
+class Together : public Noting {
  public:
   void handle(const kafka::Message& m) override { handle_in_full(m); }
   Rest begin(const kafka::Message& m) override {
@@ -245,17 +255,11 @@ class Together : public projection::Reaction {
     out.rest = [this, begun] { finish(begun); };
     return out;
   }
-  std::string affinity(const kafka::Message& m) override { return m.value.substr(0, m.value.find('/')); }
 
-  bool wait_for(size_t n) {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, 30s, [&] { return seen_.size() >= n; });
-  }
   // What was noted of aggregate `a`, in order.
   std::vector<std::string> seen(const std::string& a) {
-    const std::lock_guard lock(mutex_);
     std::vector<std::string> out;
-    for (const auto& s : seen_) {
+    for (const auto& s : Noting::seen()) {
       if (s.substr(s.find(':') + 1).starts_with(a + "/")) {
         out.push_back(s);
       }
@@ -283,14 +287,7 @@ class Together : public projection::Reaction {
     const std::lock_guard lock(mutex_);
     return failed_.insert(value).second;
   }
-  void note(const std::string& what) {
-    const std::lock_guard lock(mutex_);
-    seen_.push_back(what);
-    changed_.notify_all();
-  }
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<std::string> seen_;
+  std::mutex mutex_;  // calls_ and failed_: the groups that go on by themselves run side by side
   std::vector<std::string> calls_;
   std::set<std::string> failed_;
 };
