@@ -200,9 +200,12 @@ class AggregateWriter final : public Ownership::State {
       by_partition[log_.partition_of(std::to_string(commands[i].id))].push_back(i);
     }
     std::vector<std::size_t> left;
+    // One wait for ownership to settle, for the whole batch: in a
+    // rebalance, each partition's hold would otherwise wait its own.
+    const auto settle_until = log_.settle_deadline();
     for (const auto& [p, which] : by_partition) {
       try {
-        auto held = log_.hold(p);
+        auto held = log_.hold(p, settle_until);
         attempt_each(held, commands, which, out, left);
       } catch (...) {
         for (const auto i : which) {  // not held (NotOwner): none of them tried

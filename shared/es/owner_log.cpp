@@ -76,7 +76,7 @@ void OwnerLog::record_hints() {
   hinted_ = owned;
 }
 
-OwnerLog::Held OwnerLog::hold(std::int32_t p) {
+OwnerLog::Held OwnerLog::hold(std::int32_t p, std::chrono::steady_clock::time_point until) {
   if (static_cast<size_t>(p) >= mutexes_.size()) {  // not started
     throw Error(Errc::NotOwner, settings_.owner + " does not write " + settings_.topic + " yet");
   }
@@ -86,7 +86,6 @@ OwnerLog::Held OwnerLog::hold(std::int32_t p) {
   // them), and until the new owner has said where it answers,
   // ownership is about to be known: wait for it, briefly, rather than turn
   // every command of the moment away.
-  const auto until = std::chrono::steady_clock::now() + settings_.settle_wait;
   std::string hint;
   for (;;) {
     std::unique_lock lock(mutexes_[static_cast<size_t>(p)]);

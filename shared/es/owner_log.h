@@ -124,7 +124,15 @@ class OwnerLog {
   // Partition `p`, held; throws es::Error(NotOwner) unless this replica
   // owns it (never before start()). Commands on one partition decide one
   // at a time; what they sent travels on after they let go (unlock()).
-  Held hold(std::int32_t p);
+  // While ownership is about to be known (a rebalance), it waits until
+  // `until` at most; by default Settings::settle_wait from now.
+  Held hold(std::int32_t p) { return hold(p, settle_deadline()); }
+  Held hold(std::int32_t p, std::chrono::steady_clock::time_point until);
+  // Settings::settle_wait from now: one deadline for the holds of a batch
+  // (AggregateWriter::begin_each), which would otherwise wait in turn.
+  [[nodiscard]] std::chrono::steady_clock::time_point settle_deadline() const {
+    return std::chrono::steady_clock::now() + settings_.settle_wait;
+  }
 
   // The lock a fold or a forget of partition `p` takes (es::Ownership::State
   // implementations), so neither runs beside a command on `p`.

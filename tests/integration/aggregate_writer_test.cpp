@@ -70,8 +70,11 @@ class AggregateWriterTest : public ::testing::Test {
 
   // `fetch_wait_max_ms`: how long the local broker holds a read-back's
   // empty fetch (PartitionWriter::Settings).
-  std::unique_ptr<Writer> replica(const std::string& name, int fetch_wait_max_ms = 10) {
-    hints_.push_back(std::make_unique<es::OwnerHints>(pool_, hints_key_));
+  // `hints_key`: where it records and looks up owners' hints (the
+  // replicas' shared one unless given).
+  std::unique_ptr<Writer> replica(const std::string& name, int fetch_wait_max_ms = 10,
+                                  const std::string& hints_key = {}) {
+    hints_.push_back(std::make_unique<es::OwnerHints>(pool_, hints_key.empty() ? hints_key_ : hints_key));
     auto w = std::make_unique<Writer>(
         producer_,
         es::OwnerLog::Settings{Stack::get().kafka_brokers, group_, topic_, name, "/test/counters", 50ms,
@@ -474,6 +477,37 @@ TEST_F(AggregateWriterTest, BeginEachFailsOnlyTheCommandsOfPartitionsItDoesNotOw
       }
     }
   }
+}
+
+// A batch waits for ownership to settle once, not once per partition.
+// Replica "a" keeps its owners' hints apart from "b"'s, so it never learns
+// where b answers: each of b's partitions looks about to change hands, and
+// a holds on to it until the settle deadline (3 s), then refuses. The
+// whole batch takes one deadline, where holding b's partitions in turn,
+// each with a deadline of its own, took one per partition.
+TEST_F(AggregateWriterTest, BeginEachWaitsForOwnershipToSettleOnceForTheWholeBatch) {
+  auto a = replica("a", 10, unique_name("hints-apart"));
+  auto b = replica("b");
+  ASSERT_TRUE(all_owned({a.get(), b.get()}));
+  const auto theirs = b->owned();
+  ASSERT_GE(theirs.size(), 2U) << "the test needs b to own two partitions";
+  std::vector<Writer::Command> commands;
+  std::set<std::int32_t> covered;
+  for (std::int64_t id = 1; covered.size() < theirs.size(); ++id) {
+    const auto p = producer_.partition_for(topic_, std::to_string(id));
+    if (std::find(theirs.begin(), theirs.end(), p) != theirs.end() && covered.insert(p).second) {
+      commands.push_back({id, [id](const Writer::Current&) { return std::optional(Added{id, 1}); }, {}});
+    }
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const auto begun = a->begin_each(commands);
+  const auto took = std::chrono::steady_clock::now() - started;
+  for (const auto& r : begun) {
+    ASSERT_TRUE(r.failed);
+    EXPECT_THROW(std::rethrow_exception(r.failed), es::Error);
+  }
+  EXPECT_GE(took, 2900ms) << "a waited for ownership to settle";
+  EXPECT_LT(took, 5s) << "a waited for each of b's " << theirs.size() << " partitions in turn";
 }
 
 // An owner whose append is not acknowledged gives up its epoch: it claims
