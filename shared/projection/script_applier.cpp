@@ -127,6 +127,9 @@ void OwnEvents::apply(const es::Appended& appended, const std::vector<std::strin
 }
 
 void OwnEvents::apply(const std::vector<es::Appended>& appended) const {
+  if (appended.empty()) {
+    return;  // every command of the batch appended nothing
+  }
   if (appended.size() == 1) {
     apply(appended.front());
     return;
