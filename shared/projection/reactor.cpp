@@ -143,15 +143,16 @@ bool Reactor::handle_side_by_side(const std::vector<Group>& groups) {
 }
 
 bool Reactor::handle_together(const std::vector<Group>& groups) {
-  // from[g]: group g's first event that is not handled by the rounds.
+  // from[g]: group g's first event that is not handled by the rounds. A
+  // group takes part in round r while from[g] == r: every event of it
+  // before r was begun in a round.
   std::vector<std::size_t> from(groups.size(), 0);
-  std::vector<bool> open(groups.size(), true);
   std::vector<Reaction::Rest> rests;  // round r's: what is left of each group's event r
   while (!stop_ && may_decide_()) {   // otherwise handle_group waits, or stops
     std::vector<std::size_t> who;
     std::vector<const kafka::Message*> events;
     for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (open[g] && rests.size() < groups[g].size()) {
+      if (from[g] == rests.size() && rests.size() < groups[g].size()) {
         who.push_back(g);
         events.push_back(groups[g][rests.size()]);
       }
@@ -166,16 +167,13 @@ bool Reactor::handle_together(const std::vector<Group>& groups) {
       begun = {std::vector<std::exception_ptr>(events.size(), std::current_exception()), {}};
     }
     for (std::size_t k = 0; k < who.size(); ++k) {
-      const auto g = who[k];
+      // A group whose event was not begun goes on on its own from it
+      // (handle_group), which logs it if it fails there too. Not logged
+      // here: a step that another replica owns fails with NotOwner in a
+      // batch, and is relayed by begin() on its own (service::ReactionRelay).
       if (!begun.failed.at(k)) {
-        from[g] = rests.size() + 1;
-        continue;
+        from[who[k]] = rests.size() + 1;
       }
-      // On its own from here (handle_group), which logs it if it fails
-      // there too. Not logged here: a step that another replica owns fails
-      // with NotOwner in a batch, and is relayed by begin() on its own
-      // (service::ReactionRelay).
-      open[g] = false;
     }
     rests.push_back(std::move(begun.rest));
   }
