@@ -177,48 +177,34 @@ void Runner::loop() {
 
 std::set<kafka::TopicPartition> apply_batch(redis::Connection& conn, Applier& applier,
                                             const std::vector<kafka::Message>& batch, Applied& applied) {
-  for (int attempt = 0; attempt < 2; ++attempt) {
+  // Applying is idempotent per record, so after a lost script cache the
+  // batch is simply sent again (redis::pipeline_scripts).
+  const auto scripts = applier.scripts();
+  const auto replies = redis::pipeline_scripts(conn, scripts, batch.size(), [&](redis::Connection& c) {
     Applied chain = applied;
     for (const auto& m : batch) {
       const auto at = chain.try_emplace({m.topic, m.partition}, -1).first;
-      applier.queue(conn, m, at->second);
+      applier.queue(c, m, at->second);
       at->second = m.offset;
     }
-    bool noscript = false;
-    std::string failure;
-    std::set<kafka::TopicPartition> gaps;
-    for (const auto& m : batch) {
-      const auto reply = conn.next_reply();
-      if (redis::is_noscript(*reply)) {
-        noscript = true;
-      } else if (redis::is_error(*reply)) {
-        if (failure.empty()) {
-          failure = std::string(redis::as_string(*reply));
-        }
-      } else if (reply->type == REDIS_REPLY_STATUS || reply->type == REDIS_REPLY_STRING) {
-        if (redis::as_string(*reply) == "gap") {
-          gaps.insert({m.topic, m.partition});
-        }
-      }
+  });
+  std::set<kafka::TopicPartition> gaps;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const auto& reply = *replies[i];
+    if (redis::is_error(reply)) {
+      throw redis::CommandError("projection script: " + std::string(redis::as_string(reply)));
     }
-    if (!failure.empty()) {
-      throw redis::CommandError("projection script: " + failure);
-    }
-    if (!noscript) {
-      for (const auto& m : batch) {
-        if (!gaps.contains({m.topic, m.partition})) {
-          applied[{m.topic, m.partition}] = m.offset;
-        }
-      }
-      return gaps;
-    }
-    // Redis lost its script cache (restart, SCRIPT FLUSH). Applying is
-    // idempotent per event, so the batch is simply sent again.
-    for (const auto* s : applier.scripts()) {
-      s->load(conn);
+    if ((reply.type == REDIS_REPLY_STATUS || reply.type == REDIS_REPLY_STRING) &&
+        redis::as_string(reply) == "gap") {
+      gaps.insert({batch[i].topic, batch[i].partition});
     }
   }
-  throw redis::CommandError("projection scripts could not be loaded");
+  for (const auto& m : batch) {
+    if (!gaps.contains({m.topic, m.partition})) {
+      applied[{m.topic, m.partition}] = m.offset;
+    }
+  }
+  return gaps;
 }
 
 void ByTopic::queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) {

@@ -84,31 +84,20 @@ std::vector<es::ApplyOutcome> ScriptApplier::apply_own_each(
   for (const auto* e : envelopes) {
     args.push_back({"", "0", base_, events::to_structured_json(*e)});
   }
-  for (int attempt = 0; attempt < 2; ++attempt) {
+  // Applying is idempotent per event, so after a lost script cache the
+  // batch is simply sent again (redis::pipeline_scripts).
+  const redis::Script* const scripts[] = {&apply_};
+  const auto replies = redis::pipeline_scripts(conn, scripts, args.size(), [&](redis::Connection& c) {
     for (const auto& a : args) {
-      apply_.append(conn, keys(), view(a));
+      apply_.append(c, keys(), view(a));
     }
-    std::vector<redis::Reply> replies;
-    replies.reserve(args.size());
-    bool noscript = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      replies.push_back(conn.next_reply());
-      noscript = noscript || redis::is_noscript(*replies.back());
-    }
-    if (noscript) {
-      // Redis lost its script cache (restart, SCRIPT FLUSH). Applying is
-      // idempotent per event, so the batch is simply sent again.
-      apply_.load(conn);
-      continue;
-    }
-    std::vector<es::ApplyOutcome> out;
-    out.reserve(replies.size());
-    for (const auto& r : replies) {
-      out.push_back(parse_apply_outcome(redis::as_string(redis::expect_ok(r))));
-    }
-    return out;
+  });
+  std::vector<es::ApplyOutcome> out;
+  out.reserve(replies.size());
+  for (const auto& r : replies) {
+    out.push_back(parse_apply_outcome(redis::as_string(redis::expect_ok(r))));
   }
-  throw redis::CommandError("the write path's apply script could not be loaded");
+  return out;
 }
 
 es::ApplyOutcome parse_apply_outcome(std::string_view reply) {

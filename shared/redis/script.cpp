@@ -41,4 +41,26 @@ void Script::load(Connection& conn) const {
   expect_ok(conn.command({"SCRIPT", "LOAD", source_}));
 }
 
+std::vector<Reply> pipeline_scripts(Connection& conn, std::span<const Script* const> scripts,
+                                    std::size_t count, const std::function<void(Connection&)>& queue) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    queue(conn);
+    std::vector<Reply> replies;
+    replies.reserve(count);
+    bool noscript = false;
+    // Every reply is read, also after a NOSCRIPT, so the connection stays in step.
+    for (std::size_t i = 0; i < count; ++i) {
+      replies.push_back(conn.next_reply());
+      noscript = noscript || is_noscript(*replies.back());
+    }
+    if (!noscript) {
+      return replies;
+    }
+    for (const auto* s : scripts) {
+      s->load(conn);
+    }
+  }
+  throw CommandError("scripts could not be loaded into Redis");
+}
+
 }  // namespace petstore::redis

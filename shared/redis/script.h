@@ -1,7 +1,11 @@
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "redis/connection.h"
 
@@ -32,5 +36,14 @@ class Script {
 };
 
 [[nodiscard]] bool is_noscript(const redisReply& r);
+
+// Sends, in one pipeline, the `count` commands that `queue` appends (EVALSHA
+// of `scripts`, with Script::append) and returns their replies in order.
+// When any reply is NOSCRIPT, Redis lost its script cache (a restart, SCRIPT
+// FLUSH): `scripts` are loaded and the whole pipeline is sent again, once, so
+// every script it runs must be idempotent. Throws CommandError if a script
+// is still missing after loading; other error replies are the caller's.
+std::vector<Reply> pipeline_scripts(Connection& conn, std::span<const Script* const> scripts,
+                                    std::size_t count, const std::function<void(Connection&)>& queue);
 
 }  // namespace petstore::redis
