@@ -46,15 +46,6 @@ std::pair<Plan, ratelimit::Limits> read_plan(const json::EventFields& f) {
 
 }  // namespace
 
-std::string_view type_of(const KeyEvent& e) {
-  return std::visit(Overloaded{
-                        [](const KeyIssued&) { return key_event_types::kIssued; },
-                        [](const KeyReplanned&) { return key_event_types::kReplanned; },
-                        [](const KeyRevoked&) { return key_event_types::kRevoked; },
-                    },
-                    e);
-}
-
 const std::string& subject_of(const KeyEvent& e) {
   return std::visit([](const auto& ev) -> const std::string& { return ev.id; }, e);
 }

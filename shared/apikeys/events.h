@@ -6,30 +6,9 @@
 #include <variant>
 
 #include "apikeys/plans.h"
+#include "events/event_type.h"
 
 namespace petstore::apikeys {
-
-// The facts of key management, on the keys topic (KAFKA_TOPIC_APIKEYS). The
-// subject is the key's id (16 hex digits, as the admin API names it); `data`
-// is the JSON encoding below, described by schemas/events/apikey.<kind>.json.
-// The key itself never leaves the response that issued it: the event holds
-// its SHA-256, which is all the limiter needs to recognise it.
-struct KeyIssued {
-  std::string id;
-  std::string digest;  // SHA-256 of the key, 64 hex digits
-  Plan plan = Plan::Free;
-  ratelimit::Limits limits;
-  std::string name;
-};
-struct KeyReplanned {
-  std::string id;
-  Plan plan = Plan::Free;
-  ratelimit::Limits limits;
-};
-struct KeyRevoked {
-  std::string id;
-};
-using KeyEvent = std::variant<KeyIssued, KeyReplanned, KeyRevoked>;
 
 namespace key_event_types {
 inline constexpr std::string_view kIssued = "io.petstore.apikey.issued";
@@ -37,9 +16,34 @@ inline constexpr std::string_view kReplanned = "io.petstore.apikey.replanned";
 inline constexpr std::string_view kRevoked = "io.petstore.apikey.revoked";
 }  // namespace key_event_types
 
+// The facts of key management, on the keys topic (KAFKA_TOPIC_APIKEYS). The
+// subject is the key's id (16 hex digits, as the admin API names it); `data`
+// is the JSON encoding below, described by schemas/events/apikey.<kind>.json.
+// The key itself never leaves the response that issued it: the event holds
+// its SHA-256, which is all the limiter needs to recognise it.
+struct KeyIssued {
+  static constexpr std::string_view kType = key_event_types::kIssued;
+  std::string id;
+  std::string digest;  // SHA-256 of the key, 64 hex digits
+  Plan plan = Plan::Free;
+  ratelimit::Limits limits;
+  std::string name;
+};
+struct KeyReplanned {
+  static constexpr std::string_view kType = key_event_types::kReplanned;
+  std::string id;
+  Plan plan = Plan::Free;
+  ratelimit::Limits limits;
+};
+struct KeyRevoked {
+  static constexpr std::string_view kType = key_event_types::kRevoked;
+  std::string id;
+};
+using KeyEvent = std::variant<KeyIssued, KeyReplanned, KeyRevoked>;
+
 inline constexpr int kKeyEventSchemaVersion = 1;
 
-std::string_view type_of(const KeyEvent& e);
+using events::type_of;  // each event's kType (events/event_type.h)
 const std::string& subject_of(const KeyEvent& e);
 std::string encode(const KeyEvent& e);
 // Throws std::invalid_argument for an unknown type or a bad payload

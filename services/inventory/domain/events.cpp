@@ -19,20 +19,6 @@ void order_fields(json::Writer& w, std::int64_t pet, std::int64_t order, std::in
 
 }  // namespace
 
-std::string_view type_of(const Event& e) {
-  return std::visit(Overloaded{
-                        [](const Tracked&) { return event_types::kTracked; },
-                        [](const PetStatusMirrored&) { return event_types::kPetStatusMirrored; },
-                        [](const Untracked&) { return event_types::kUntracked; },
-                        [](const StockSet&) { return event_types::kStockSet; },
-                        [](const Reserved&) { return event_types::kReserved; },
-                        [](const Refused&) { return event_types::kRefused; },
-                        [](const Released&) { return event_types::kReleased; },
-                        [](const Consumed&) { return event_types::kConsumed; },
-                    },
-                    e);
-}
-
 std::int64_t aggregate_of(const Event& e) {
   return std::visit([](const auto& ev) { return ev.pet_id; }, e);
 }

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <variant>
 
+#include "events/event_type.h"
 #include "vocabulary/order_refusal.h"
 #include "vocabulary/pet_status.h"
 
@@ -13,51 +14,6 @@ class EventFields;
 }
 
 namespace petstore::inventory {
-
-// The facts the inventory service records, one CloudEvent each on
-// petstore.inventory.v1 keyed by pet id (schemas/events/inventory.*.json).
-struct Tracked {  // the pet appeared in the catalogue
-  std::int64_t pet_id = 0;
-  PetStatus pet_status = PetStatus::Available;
-  std::int64_t pet_version = 0;
-};
-struct PetStatusMirrored {  // the pet's catalogue status changed
-  std::int64_t pet_id = 0;
-  PetStatus pet_status = PetStatus::Available;
-  std::int64_t pet_version = 0;
-};
-struct Untracked {  // the pet left the catalogue
-  std::int64_t pet_id = 0;
-  std::int64_t pet_version = 0;
-};
-struct StockSet {  // an InventoryUpdate
-  std::int64_t pet_id = 0;
-  std::int64_t quantity = 0;
-};
-struct Reserved {
-  std::int64_t pet_id = 0;
-  std::int64_t order_id = 0;
-  std::int64_t quantity = 0;
-};
-struct Refused {
-  std::int64_t pet_id = 0;
-  std::int64_t order_id = 0;
-  std::int64_t quantity = 0;
-  OrderRefusal reason = OrderRefusal::InsufficientStock;
-};
-struct Released {  // the order was cancelled: its units are free again
-  std::int64_t pet_id = 0;
-  std::int64_t order_id = 0;
-  std::int64_t quantity = 0;
-};
-struct Consumed {  // the order was completed: its units left the store
-  std::int64_t pet_id = 0;
-  std::int64_t order_id = 0;
-  std::int64_t quantity = 0;
-};
-
-using Event =
-    std::variant<Tracked, PetStatusMirrored, Untracked, StockSet, Reserved, Refused, Released, Consumed>;
 
 namespace event_types {
 inline constexpr std::string_view kTracked = "io.petstore.inventory.tracked";
@@ -70,9 +26,62 @@ inline constexpr std::string_view kReleased = "io.petstore.inventory.released";
 inline constexpr std::string_view kConsumed = "io.petstore.inventory.consumed";
 }  // namespace event_types
 
+// The facts the inventory service records, one CloudEvent each on
+// petstore.inventory.v1 keyed by pet id (schemas/events/inventory.*.json).
+struct Tracked {  // the pet appeared in the catalogue
+  static constexpr std::string_view kType = event_types::kTracked;
+  std::int64_t pet_id = 0;
+  PetStatus pet_status = PetStatus::Available;
+  std::int64_t pet_version = 0;
+};
+struct PetStatusMirrored {  // the pet's catalogue status changed
+  static constexpr std::string_view kType = event_types::kPetStatusMirrored;
+  std::int64_t pet_id = 0;
+  PetStatus pet_status = PetStatus::Available;
+  std::int64_t pet_version = 0;
+};
+struct Untracked {  // the pet left the catalogue
+  static constexpr std::string_view kType = event_types::kUntracked;
+  std::int64_t pet_id = 0;
+  std::int64_t pet_version = 0;
+};
+struct StockSet {  // an InventoryUpdate
+  static constexpr std::string_view kType = event_types::kStockSet;
+  std::int64_t pet_id = 0;
+  std::int64_t quantity = 0;
+};
+struct Reserved {
+  static constexpr std::string_view kType = event_types::kReserved;
+  std::int64_t pet_id = 0;
+  std::int64_t order_id = 0;
+  std::int64_t quantity = 0;
+};
+struct Refused {
+  static constexpr std::string_view kType = event_types::kRefused;
+  std::int64_t pet_id = 0;
+  std::int64_t order_id = 0;
+  std::int64_t quantity = 0;
+  OrderRefusal reason = OrderRefusal::InsufficientStock;
+};
+struct Released {  // the order was cancelled: its units are free again
+  static constexpr std::string_view kType = event_types::kReleased;
+  std::int64_t pet_id = 0;
+  std::int64_t order_id = 0;
+  std::int64_t quantity = 0;
+};
+struct Consumed {  // the order was completed: its units left the store
+  static constexpr std::string_view kType = event_types::kConsumed;
+  std::int64_t pet_id = 0;
+  std::int64_t order_id = 0;
+  std::int64_t quantity = 0;
+};
+
+using Event =
+    std::variant<Tracked, PetStatusMirrored, Untracked, StockSet, Reserved, Refused, Released, Consumed>;
+
 inline constexpr int kSchemaVersion = 1;
 
-std::string_view type_of(const Event& e);
+using events::type_of;  // each event's kType (events/event_type.h)
 std::int64_t aggregate_of(const Event& e);
 std::string encode(const Event& e);
 // Throws std::invalid_argument for an unknown type or a bad payload.

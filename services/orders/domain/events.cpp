@@ -8,17 +8,6 @@
 
 namespace petstore::orders {
 
-std::string_view type_of(const Event& e) {
-  return std::visit(Overloaded{
-                        [](const OrderPlaced&) { return event_types::kPlaced; },
-                        [](const OrderReserved&) { return event_types::kReserved; },
-                        [](const OrderRejected&) { return event_types::kRejected; },
-                        [](const OrderCompleted&) { return event_types::kCompleted; },
-                        [](const OrderCancelled&) { return event_types::kCancelled; },
-                    },
-                    e);
-}
-
 std::int64_t aggregate_of(const Event& e) {
   return std::visit([](const auto& ev) { return ev.id; }, e);
 }

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <variant>
 
+#include "events/event_type.h"
 #include "vocabulary/order_refusal.h"
 
 namespace petstore::json {
@@ -13,40 +14,6 @@ class EventFields;
 }
 
 namespace petstore::orders {
-
-// The facts the orders service records, one CloudEvent each on
-// petstore.orders.v1 keyed by order id (schemas/events/order.*.json). Every
-// payload names the pet and quantity, so the inventory can act on any of them.
-struct OrderPlaced {
-  std::int64_t id = 0;
-  std::int64_t pet_id = 0;
-  std::int64_t quantity = 0;
-  std::optional<std::string> ship_date;
-};
-struct OrderReserved {  // the inventory reserved the stock
-  std::int64_t id = 0;
-  std::int64_t pet_id = 0;
-  std::int64_t quantity = 0;
-};
-struct OrderRejected {  // the inventory refused
-  std::int64_t id = 0;
-  std::int64_t pet_id = 0;
-  std::int64_t quantity = 0;
-  OrderRefusal reason = OrderRefusal::InsufficientStock;
-};
-struct OrderCompleted {
-  std::int64_t id = 0;
-  std::int64_t pet_id = 0;
-  std::int64_t quantity = 0;
-  std::string ship_date;
-};
-struct OrderCancelled {
-  std::int64_t id = 0;
-  std::int64_t pet_id = 0;
-  std::int64_t quantity = 0;
-};
-
-using Event = std::variant<OrderPlaced, OrderReserved, OrderRejected, OrderCompleted, OrderCancelled>;
 
 namespace event_types {
 inline constexpr std::string_view kPlaced = "io.petstore.order.placed";
@@ -56,9 +23,48 @@ inline constexpr std::string_view kCompleted = "io.petstore.order.completed";
 inline constexpr std::string_view kCancelled = "io.petstore.order.cancelled";
 }  // namespace event_types
 
+// The facts the orders service records, one CloudEvent each on
+// petstore.orders.v1 keyed by order id (schemas/events/order.*.json). Every
+// payload names the pet and quantity, so the inventory can act on any of them.
+struct OrderPlaced {
+  static constexpr std::string_view kType = event_types::kPlaced;
+  std::int64_t id = 0;
+  std::int64_t pet_id = 0;
+  std::int64_t quantity = 0;
+  std::optional<std::string> ship_date;
+};
+struct OrderReserved {  // the inventory reserved the stock
+  static constexpr std::string_view kType = event_types::kReserved;
+  std::int64_t id = 0;
+  std::int64_t pet_id = 0;
+  std::int64_t quantity = 0;
+};
+struct OrderRejected {  // the inventory refused
+  static constexpr std::string_view kType = event_types::kRejected;
+  std::int64_t id = 0;
+  std::int64_t pet_id = 0;
+  std::int64_t quantity = 0;
+  OrderRefusal reason = OrderRefusal::InsufficientStock;
+};
+struct OrderCompleted {
+  static constexpr std::string_view kType = event_types::kCompleted;
+  std::int64_t id = 0;
+  std::int64_t pet_id = 0;
+  std::int64_t quantity = 0;
+  std::string ship_date;
+};
+struct OrderCancelled {
+  static constexpr std::string_view kType = event_types::kCancelled;
+  std::int64_t id = 0;
+  std::int64_t pet_id = 0;
+  std::int64_t quantity = 0;
+};
+
+using Event = std::variant<OrderPlaced, OrderReserved, OrderRejected, OrderCompleted, OrderCancelled>;
+
 inline constexpr int kSchemaVersion = 1;
 
-std::string_view type_of(const Event& e);
+using events::type_of;  // each event's kType (events/event_type.h)
 std::int64_t aggregate_of(const Event& e);
 std::string encode(const Event& e);
 Event decode(std::string_view type, std::string_view data);

@@ -16,19 +16,6 @@ PetStatus status_field(const json::EventFields& f, const char* name) {
 
 }  // namespace
 
-std::string_view type_of(const Event& e) {
-  return std::visit(Overloaded{
-                        [](const PetCreated&) { return event_types::kPetCreated; },
-                        [](const PetUpdated&) { return event_types::kPetUpdated; },
-                        [](const PetStatusChanged&) { return event_types::kPetStatusChanged; },
-                        [](const PetDeleted&) { return event_types::kPetDeleted; },
-                        [](const CategoryCreated&) { return event_types::kCategoryCreated; },
-                        [](const CategoryUpdated&) { return event_types::kCategoryUpdated; },
-                        [](const CategoryDeleted&) { return event_types::kCategoryDeleted; },
-                    },
-                    e);
-}
-
 std::int64_t aggregate_of(const Event& e) {
   return std::visit([](const auto& ev) { return ev.id; }, e);
 }

@@ -7,53 +7,13 @@
 #include <variant>
 
 #include "domain/pet.h"
+#include "events/event_type.h"
 
 namespace petstore::json {
 class EventFields;
 }
 
 namespace petstore::pets {
-
-// The facts the pets service records. Each is one CloudEvent; `data` is the
-// JSON encoding below, described by schemas/events/<type>.json.
-struct PetCreated {
-  std::int64_t id = 0;
-  std::string name;
-  std::int64_t category_id = 0;
-  PetStatus status = PetStatus::Available;
-  std::optional<std::string> description;  // schema version 2 (absent from version 1)
-};
-struct PetUpdated {  // full state after the change
-  std::int64_t id = 0;
-  std::string name;
-  std::int64_t category_id = 0;
-  PetStatus status = PetStatus::Available;
-  std::optional<std::string> description;  // schema version 2 (absent from version 1)
-};
-struct PetStatusChanged {
-  std::int64_t id = 0;
-  PetStatus from = PetStatus::Available;
-  PetStatus to = PetStatus::Available;
-};
-struct PetDeleted {
-  std::int64_t id = 0;
-};
-struct CategoryCreated {
-  std::int64_t id = 0;
-  std::string name;
-  std::optional<std::string> description;
-};
-struct CategoryUpdated {
-  std::int64_t id = 0;
-  std::string name;
-  std::optional<std::string> description;
-};
-struct CategoryDeleted {
-  std::int64_t id = 0;
-};
-
-using Event = std::variant<PetCreated, PetUpdated, PetStatusChanged, PetDeleted, CategoryCreated,
-                           CategoryUpdated, CategoryDeleted>;
 
 namespace event_types {
 inline constexpr std::string_view kPetCreated = "io.petstore.pet.created";
@@ -65,13 +25,61 @@ inline constexpr std::string_view kCategoryUpdated = "io.petstore.category.updat
 inline constexpr std::string_view kCategoryDeleted = "io.petstore.category.deleted";
 }  // namespace event_types
 
+// The facts the pets service records. Each is one CloudEvent; `data` is the
+// JSON encoding below, described by schemas/events/<type>.json.
+struct PetCreated {
+  static constexpr std::string_view kType = event_types::kPetCreated;
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t category_id = 0;
+  PetStatus status = PetStatus::Available;
+  std::optional<std::string> description;  // schema version 2 (absent from version 1)
+};
+struct PetUpdated {  // full state after the change
+  static constexpr std::string_view kType = event_types::kPetUpdated;
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t category_id = 0;
+  PetStatus status = PetStatus::Available;
+  std::optional<std::string> description;  // schema version 2 (absent from version 1)
+};
+struct PetStatusChanged {
+  static constexpr std::string_view kType = event_types::kPetStatusChanged;
+  std::int64_t id = 0;
+  PetStatus from = PetStatus::Available;
+  PetStatus to = PetStatus::Available;
+};
+struct PetDeleted {
+  static constexpr std::string_view kType = event_types::kPetDeleted;
+  std::int64_t id = 0;
+};
+struct CategoryCreated {
+  static constexpr std::string_view kType = event_types::kCategoryCreated;
+  std::int64_t id = 0;
+  std::string name;
+  std::optional<std::string> description;
+};
+struct CategoryUpdated {
+  static constexpr std::string_view kType = event_types::kCategoryUpdated;
+  std::int64_t id = 0;
+  std::string name;
+  std::optional<std::string> description;
+};
+struct CategoryDeleted {
+  static constexpr std::string_view kType = event_types::kCategoryDeleted;
+  std::int64_t id = 0;
+};
+
+using Event = std::variant<PetCreated, PetUpdated, PetStatusChanged, PetDeleted, CategoryCreated,
+                           CategoryUpdated, CategoryDeleted>;
+
 // The schema version this code writes for an event (ce_schemaversion):
 // pet.created and pet.updated are at version 2, which added the optional
 // `description`; every other type is at 1. decode() reads every version
 // ever written (docs/events.md, "Compatibility rules").
 int schema_version_of(const Event& e);
 
-std::string_view type_of(const Event& e);
+using events::type_of;  // each event's kType (events/event_type.h)
 std::int64_t aggregate_of(const Event& e);
 bool is_category_event(const Event& e);
 std::string encode(const Event& e);
