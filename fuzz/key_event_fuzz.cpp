@@ -12,8 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   if (size == 0) {
     return 0;
   }
-  constexpr std::string_view kTypes[] = {key_event_types::kIssued, key_event_types::kReplanned,
-                                         key_event_types::kRevoked, "io.petstore.apikey.other"};
+  constexpr std::string_view kTypes[] = {KeyIssued::kType, KeyReplanned::kType, KeyRevoked::kType,
+                                         "io.petstore.apikey.other"};
   const auto type = kTypes[data[0] % 4];
   try {
     const auto event = decode(type, std::string_view(reinterpret_cast<const char*>(data + 1), size - 1));

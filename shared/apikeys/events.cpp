@@ -71,7 +71,7 @@ std::string encode(const KeyEvent& e) {
 
 KeyEvent decode(std::string_view type, std::string_view data) {
   const json::EventFields f(data);
-  if (type == key_event_types::kIssued) {
+  if (type == KeyIssued::kType) {
     KeyIssued e;
     e.id = key_id(f);
     e.digest = f.text("digest");
@@ -83,13 +83,13 @@ KeyEvent decode(std::string_view type, std::string_view data) {
     e.name = f.text("name");
     return e;
   }
-  if (type == key_event_types::kReplanned) {
+  if (type == KeyReplanned::kType) {
     KeyReplanned e;
     e.id = key_id(f);
     std::tie(e.plan, e.limits) = read_plan(f);
     return e;
   }
-  if (type == key_event_types::kRevoked) {
+  if (type == KeyRevoked::kType) {
     return KeyRevoked{key_id(f)};
   }
   throw std::invalid_argument("not an API key event type");

@@ -10,19 +10,13 @@
 
 namespace petstore::apikeys {
 
-namespace key_event_types {
-inline constexpr std::string_view kIssued = "io.petstore.apikey.issued";
-inline constexpr std::string_view kReplanned = "io.petstore.apikey.replanned";
-inline constexpr std::string_view kRevoked = "io.petstore.apikey.revoked";
-}  // namespace key_event_types
-
 // The facts of key management, on the keys topic (KAFKA_TOPIC_APIKEYS). The
 // subject is the key's id (16 hex digits, as the admin API names it); `data`
 // is the JSON encoding below, described by schemas/events/apikey.<kind>.json.
 // The key itself never leaves the response that issued it: the event holds
 // its SHA-256, which is all the limiter needs to recognise it.
 struct KeyIssued {
-  static constexpr std::string_view kType = key_event_types::kIssued;
+  static constexpr std::string_view kType = "io.petstore.apikey.issued";
   std::string id;
   std::string digest;  // SHA-256 of the key, 64 hex digits
   Plan plan = Plan::Free;
@@ -30,13 +24,13 @@ struct KeyIssued {
   std::string name;
 };
 struct KeyReplanned {
-  static constexpr std::string_view kType = key_event_types::kReplanned;
+  static constexpr std::string_view kType = "io.petstore.apikey.replanned";
   std::string id;
   Plan plan = Plan::Free;
   ratelimit::Limits limits;
 };
 struct KeyRevoked {
-  static constexpr std::string_view kType = key_event_types::kRevoked;
+  static constexpr std::string_view kType = "io.petstore.apikey.revoked";
   std::string id;
 };
 using KeyEvent = std::variant<KeyIssued, KeyReplanned, KeyRevoked>;

@@ -57,29 +57,29 @@ Event decode(std::string_view type, std::string_view data) {
 
 Event decode(std::string_view type, const json::EventFields& f) {
   const auto pet = f.integer("petId");
-  if (type == event_types::kTracked) {
+  if (type == Tracked::kType) {
     return Tracked{pet, status_field(f, "petStatus"), f.integer("petVersion")};
   }
-  if (type == event_types::kPetStatusMirrored) {
+  if (type == PetStatusMirrored::kType) {
     return PetStatusMirrored{pet, status_field(f, "petStatus"), f.integer("petVersion")};
   }
-  if (type == event_types::kUntracked) {
+  if (type == Untracked::kType) {
     return Untracked{pet, f.integer("petVersion")};
   }
-  if (type == event_types::kStockSet) {
+  if (type == StockSet::kType) {
     return StockSet{pet, f.integer("quantity")};
   }
-  if (type == event_types::kReserved) {
+  if (type == Reserved::kType) {
     return Reserved{pet, f.integer("orderId"), f.integer("quantity")};
   }
-  if (type == event_types::kRefused) {
+  if (type == Refused::kType) {
     return Refused{pet, f.integer("orderId"), f.integer("quantity"),
                    f.enumeration("reason", [](const std::string& s) { return parse_refusal(s); })};
   }
-  if (type == event_types::kReleased) {
+  if (type == Released::kType) {
     return Released{pet, f.integer("orderId"), f.integer("quantity")};
   }
-  if (type == event_types::kConsumed) {
+  if (type == Consumed::kType) {
     return Consumed{pet, f.integer("orderId"), f.integer("quantity")};
   }
   throw std::invalid_argument("unknown event type " + std::string(type));

@@ -15,62 +15,51 @@ class EventFields;
 
 namespace petstore::inventory {
 
-namespace event_types {
-inline constexpr std::string_view kTracked = "io.petstore.inventory.tracked";
-inline constexpr std::string_view kPetStatusMirrored = "io.petstore.inventory.pet_status_mirrored";
-inline constexpr std::string_view kUntracked = "io.petstore.inventory.untracked";
-inline constexpr std::string_view kStockSet = "io.petstore.inventory.stock_set";
-inline constexpr std::string_view kReserved = "io.petstore.inventory.reserved";
-inline constexpr std::string_view kRefused = "io.petstore.inventory.refused";
-inline constexpr std::string_view kReleased = "io.petstore.inventory.released";
-inline constexpr std::string_view kConsumed = "io.petstore.inventory.consumed";
-}  // namespace event_types
-
 // The facts the inventory service records, one CloudEvent each on
 // petstore.inventory.v1 keyed by pet id (schemas/events/inventory.*.json).
 struct Tracked {  // the pet appeared in the catalogue
-  static constexpr std::string_view kType = event_types::kTracked;
+  static constexpr std::string_view kType = "io.petstore.inventory.tracked";
   std::int64_t pet_id = 0;
   PetStatus pet_status = PetStatus::Available;
   std::int64_t pet_version = 0;
 };
 struct PetStatusMirrored {  // the pet's catalogue status changed
-  static constexpr std::string_view kType = event_types::kPetStatusMirrored;
+  static constexpr std::string_view kType = "io.petstore.inventory.pet_status_mirrored";
   std::int64_t pet_id = 0;
   PetStatus pet_status = PetStatus::Available;
   std::int64_t pet_version = 0;
 };
 struct Untracked {  // the pet left the catalogue
-  static constexpr std::string_view kType = event_types::kUntracked;
+  static constexpr std::string_view kType = "io.petstore.inventory.untracked";
   std::int64_t pet_id = 0;
   std::int64_t pet_version = 0;
 };
 struct StockSet {  // an InventoryUpdate
-  static constexpr std::string_view kType = event_types::kStockSet;
+  static constexpr std::string_view kType = "io.petstore.inventory.stock_set";
   std::int64_t pet_id = 0;
   std::int64_t quantity = 0;
 };
 struct Reserved {
-  static constexpr std::string_view kType = event_types::kReserved;
+  static constexpr std::string_view kType = "io.petstore.inventory.reserved";
   std::int64_t pet_id = 0;
   std::int64_t order_id = 0;
   std::int64_t quantity = 0;
 };
 struct Refused {
-  static constexpr std::string_view kType = event_types::kRefused;
+  static constexpr std::string_view kType = "io.petstore.inventory.refused";
   std::int64_t pet_id = 0;
   std::int64_t order_id = 0;
   std::int64_t quantity = 0;
   OrderRefusal reason = OrderRefusal::InsufficientStock;
 };
 struct Released {  // the order was cancelled: its units are free again
-  static constexpr std::string_view kType = event_types::kReleased;
+  static constexpr std::string_view kType = "io.petstore.inventory.released";
   std::int64_t pet_id = 0;
   std::int64_t order_id = 0;
   std::int64_t quantity = 0;
 };
 struct Consumed {  // the order was completed: its units left the store
-  static constexpr std::string_view kType = event_types::kConsumed;
+  static constexpr std::string_view kType = "io.petstore.inventory.consumed";
   std::int64_t pet_id = 0;
   std::int64_t order_id = 0;
   std::int64_t quantity = 0;

@@ -37,20 +37,20 @@ Event decode(std::string_view type, const json::EventFields& f) {
   const auto id = f.integer("id");
   const auto pet = f.integer("petId");
   const auto quantity = f.integer("quantity");
-  if (type == event_types::kPlaced) {
+  if (type == OrderPlaced::kType) {
     return OrderPlaced{id, pet, quantity, f.optional_text("shipDate")};
   }
-  if (type == event_types::kReserved) {
+  if (type == OrderReserved::kType) {
     return OrderReserved{id, pet, quantity};
   }
-  if (type == event_types::kRejected) {
+  if (type == OrderRejected::kType) {
     return OrderRejected{id, pet, quantity,
                          f.enumeration("reason", [](const std::string& s) { return parse_refusal(s); })};
   }
-  if (type == event_types::kCompleted) {
+  if (type == OrderCompleted::kType) {
     return OrderCompleted{id, pet, quantity, f.text("shipDate")};
   }
-  if (type == event_types::kCancelled) {
+  if (type == OrderCancelled::kType) {
     return OrderCancelled{id, pet, quantity};
   }
   throw std::invalid_argument("unknown event type " + std::string(type));

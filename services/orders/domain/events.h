@@ -15,46 +15,38 @@ class EventFields;
 
 namespace petstore::orders {
 
-namespace event_types {
-inline constexpr std::string_view kPlaced = "io.petstore.order.placed";
-inline constexpr std::string_view kReserved = "io.petstore.order.reserved";
-inline constexpr std::string_view kRejected = "io.petstore.order.rejected";
-inline constexpr std::string_view kCompleted = "io.petstore.order.completed";
-inline constexpr std::string_view kCancelled = "io.petstore.order.cancelled";
-}  // namespace event_types
-
 // The facts the orders service records, one CloudEvent each on
 // petstore.orders.v1 keyed by order id (schemas/events/order.*.json). Every
 // payload names the pet and quantity, so the inventory can act on any of them.
 struct OrderPlaced {
-  static constexpr std::string_view kType = event_types::kPlaced;
+  static constexpr std::string_view kType = "io.petstore.order.placed";
   std::int64_t id = 0;
   std::int64_t pet_id = 0;
   std::int64_t quantity = 0;
   std::optional<std::string> ship_date;
 };
 struct OrderReserved {  // the inventory reserved the stock
-  static constexpr std::string_view kType = event_types::kReserved;
+  static constexpr std::string_view kType = "io.petstore.order.reserved";
   std::int64_t id = 0;
   std::int64_t pet_id = 0;
   std::int64_t quantity = 0;
 };
 struct OrderRejected {  // the inventory refused
-  static constexpr std::string_view kType = event_types::kRejected;
+  static constexpr std::string_view kType = "io.petstore.order.rejected";
   std::int64_t id = 0;
   std::int64_t pet_id = 0;
   std::int64_t quantity = 0;
   OrderRefusal reason = OrderRefusal::InsufficientStock;
 };
 struct OrderCompleted {
-  static constexpr std::string_view kType = event_types::kCompleted;
+  static constexpr std::string_view kType = "io.petstore.order.completed";
   std::int64_t id = 0;
   std::int64_t pet_id = 0;
   std::int64_t quantity = 0;
   std::string ship_date;
 };
 struct OrderCancelled {
-  static constexpr std::string_view kType = event_types::kCancelled;
+  static constexpr std::string_view kType = "io.petstore.order.cancelled";
   std::int64_t id = 0;
   std::int64_t pet_id = 0;
   std::int64_t quantity = 0;

@@ -63,28 +63,28 @@ Event decode(std::string_view type, std::string_view data) {
 }
 
 Event decode(std::string_view type, const json::EventFields& f) {
-  if (type == event_types::kPetCreated) {
+  if (type == PetCreated::kType) {
     // Version 1 has no description; version 2 may have one.
     return PetCreated{f.integer("id"), f.text("name"), f.integer("categoryId"), status_field(f, "status"),
                       f.optional_text("description")};
   }
-  if (type == event_types::kPetUpdated) {
+  if (type == PetUpdated::kType) {
     return PetUpdated{f.integer("id"), f.text("name"), f.integer("categoryId"), status_field(f, "status"),
                       f.optional_text("description")};
   }
-  if (type == event_types::kPetStatusChanged) {
+  if (type == PetStatusChanged::kType) {
     return PetStatusChanged{f.integer("id"), status_field(f, "from"), status_field(f, "to")};
   }
-  if (type == event_types::kPetDeleted) {
+  if (type == PetDeleted::kType) {
     return PetDeleted{f.integer("id")};
   }
-  if (type == event_types::kCategoryCreated) {
+  if (type == CategoryCreated::kType) {
     return CategoryCreated{f.integer("id"), f.text("name"), f.optional_text("description")};
   }
-  if (type == event_types::kCategoryUpdated) {
+  if (type == CategoryUpdated::kType) {
     return CategoryUpdated{f.integer("id"), f.text("name"), f.optional_text("description")};
   }
-  if (type == event_types::kCategoryDeleted) {
+  if (type == CategoryDeleted::kType) {
     return CategoryDeleted{f.integer("id")};
   }
   throw std::invalid_argument("unknown event type " + std::string(type));

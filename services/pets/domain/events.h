@@ -15,20 +15,10 @@ class EventFields;
 
 namespace petstore::pets {
 
-namespace event_types {
-inline constexpr std::string_view kPetCreated = "io.petstore.pet.created";
-inline constexpr std::string_view kPetUpdated = "io.petstore.pet.updated";
-inline constexpr std::string_view kPetStatusChanged = "io.petstore.pet.status_changed";
-inline constexpr std::string_view kPetDeleted = "io.petstore.pet.deleted";
-inline constexpr std::string_view kCategoryCreated = "io.petstore.category.created";
-inline constexpr std::string_view kCategoryUpdated = "io.petstore.category.updated";
-inline constexpr std::string_view kCategoryDeleted = "io.petstore.category.deleted";
-}  // namespace event_types
-
 // The facts the pets service records. Each is one CloudEvent; `data` is the
 // JSON encoding below, described by schemas/events/<type>.json.
 struct PetCreated {
-  static constexpr std::string_view kType = event_types::kPetCreated;
+  static constexpr std::string_view kType = "io.petstore.pet.created";
   std::int64_t id = 0;
   std::string name;
   std::int64_t category_id = 0;
@@ -36,7 +26,7 @@ struct PetCreated {
   std::optional<std::string> description;  // schema version 2 (absent from version 1)
 };
 struct PetUpdated {  // full state after the change
-  static constexpr std::string_view kType = event_types::kPetUpdated;
+  static constexpr std::string_view kType = "io.petstore.pet.updated";
   std::int64_t id = 0;
   std::string name;
   std::int64_t category_id = 0;
@@ -44,29 +34,29 @@ struct PetUpdated {  // full state after the change
   std::optional<std::string> description;  // schema version 2 (absent from version 1)
 };
 struct PetStatusChanged {
-  static constexpr std::string_view kType = event_types::kPetStatusChanged;
+  static constexpr std::string_view kType = "io.petstore.pet.status_changed";
   std::int64_t id = 0;
   PetStatus from = PetStatus::Available;
   PetStatus to = PetStatus::Available;
 };
 struct PetDeleted {
-  static constexpr std::string_view kType = event_types::kPetDeleted;
+  static constexpr std::string_view kType = "io.petstore.pet.deleted";
   std::int64_t id = 0;
 };
 struct CategoryCreated {
-  static constexpr std::string_view kType = event_types::kCategoryCreated;
+  static constexpr std::string_view kType = "io.petstore.category.created";
   std::int64_t id = 0;
   std::string name;
   std::optional<std::string> description;
 };
 struct CategoryUpdated {
-  static constexpr std::string_view kType = event_types::kCategoryUpdated;
+  static constexpr std::string_view kType = "io.petstore.category.updated";
   std::int64_t id = 0;
   std::string name;
   std::optional<std::string> description;
 };
 struct CategoryDeleted {
-  static constexpr std::string_view kType = event_types::kCategoryDeleted;
+  static constexpr std::string_view kType = "io.petstore.category.deleted";
   std::int64_t id = 0;
 };
 

@@ -103,7 +103,7 @@ TEST(InventoryEvents, RoundTrip) {
     EXPECT_EQ(type_of(back), type_of(e));
   }
   EXPECT_THROW(decode("io.petstore.inventory.nope", "{}"), std::invalid_argument);
-  EXPECT_THROW(decode(event_types::kReserved, R"({"petId":7})"), std::invalid_argument);
+  EXPECT_THROW(decode(Reserved::kType, R"({"petId":7})"), std::invalid_argument);
 }
 
 TEST(InventoryUpstream, ReadsPetAndOrderEvents) {

@@ -37,23 +37,23 @@ INSTANTIATE_TEST_SUITE_P(
 // version 1 schema; version 2 adds the field and nothing else.
 TEST(Events, ReadsVersionOneAndTwoOfPetCreatedSideBySide) {
   const std::string v1 = R"({"id":7,"name":"Rex","categoryId":2,"status":"available"})";
-  EXPECT_TRUE(testing::matches_published_schema(event_types::kPetCreated, v1, 1));
-  EXPECT_TRUE(testing::matches_published_schema(event_types::kPetCreated, v1, 2));
-  const auto old = std::get<PetCreated>(decode(event_types::kPetCreated, v1));
+  EXPECT_TRUE(testing::matches_published_schema(PetCreated::kType, v1, 1));
+  EXPECT_TRUE(testing::matches_published_schema(PetCreated::kType, v1, 2));
+  const auto old = std::get<PetCreated>(decode(PetCreated::kType, v1));
   EXPECT_FALSE(old.description.has_value());
   const std::string v2 = R"({"id":7,"name":"Rex","categoryId":2,"status":"available","description":"d"})";
-  EXPECT_FALSE(testing::matches_published_schema(event_types::kPetCreated, v2, 1));
-  EXPECT_EQ(std::get<PetCreated>(decode(event_types::kPetCreated, v2)).description, "d");
+  EXPECT_FALSE(testing::matches_published_schema(PetCreated::kType, v2, 1));
+  EXPECT_EQ(std::get<PetCreated>(decode(PetCreated::kType, v2)).description, "d");
   EXPECT_EQ(schema_version_of(Event{old}), 2);  // what this code writes
   EXPECT_EQ(schema_version_of(Event{PetDeleted{7}}), 1);
 }
 
 TEST(Events, DecodeRefusesUnknownTypesAndBadPayloads) {
   EXPECT_THROW(decode("io.petstore.pet.adopted", R"({"id":1})"), std::invalid_argument);
-  EXPECT_THROW(decode(event_types::kPetDeleted, "not json"), std::invalid_argument);
-  EXPECT_THROW(decode(event_types::kPetCreated, R"({"id":1,"name":"x","categoryId":2,"status":"lost"})"),
+  EXPECT_THROW(decode(PetDeleted::kType, "not json"), std::invalid_argument);
+  EXPECT_THROW(decode(PetCreated::kType, R"({"id":1,"name":"x","categoryId":2,"status":"lost"})"),
                std::invalid_argument);
-  EXPECT_THROW(decode(event_types::kPetCreated, R"({"id":"1","name":"x","categoryId":2,"status":"sold"})"),
+  EXPECT_THROW(decode(PetCreated::kType, R"({"id":"1","name":"x","categoryId":2,"status":"sold"})"),
                std::invalid_argument);
 }
 

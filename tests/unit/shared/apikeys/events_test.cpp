@@ -47,23 +47,23 @@ TEST(KeyEvents, DecodeRefusesWhatNoAdminApiCallWrites) {
   };
   const std::string pro =
       R"("plan":"pro","perMinute":300,"perDay":10000,"minuteWindowSeconds":60,"dayWindowSeconds":86400)";
-  EXPECT_NO_THROW(decode(key_event_types::kIssued, with(pro)));
+  EXPECT_NO_THROW(decode(KeyIssued::kType, with(pro)));
   // A fixed plan with other limits than its own; enterprise limits no admin
   // call accepts.
   for (
       const auto* plan :
       {R"("plan":"pro","perMinute":301,"perDay":10000,"minuteWindowSeconds":60,"dayWindowSeconds":86400)",
        R"("plan":"enterprise","perMinute":10,"perDay":5,"minuteWindowSeconds":60,"dayWindowSeconds":86400)"}) {
-    EXPECT_THROW(decode(key_event_types::kIssued, with(plan)), std::invalid_argument) << plan;
+    EXPECT_THROW(decode(KeyIssued::kType, with(plan)), std::invalid_argument) << plan;
   }
   // A digest that is not the id's.
-  EXPECT_THROW(decode(key_event_types::kIssued, R"({"keyId":")" + id + R"(","digest":")" +
-                                                    std::string(64, 'b') + R"(",)" + pro + R"(,"name":""})"),
+  EXPECT_THROW(decode(KeyIssued::kType, R"({"keyId":")" + id + R"(","digest":")" + std::string(64, 'b') +
+                                            R"(",)" + pro + R"(,"name":""})"),
                std::invalid_argument);
-  EXPECT_THROW(decode(key_event_types::kRevoked, R"({"keyId":"0123456789ABCDEF"})"), std::invalid_argument);
-  EXPECT_THROW(decode(key_event_types::kRevoked, R"({"keyId":"psk_0123"})"), std::invalid_argument);
+  EXPECT_THROW(decode(KeyRevoked::kType, R"({"keyId":"0123456789ABCDEF"})"), std::invalid_argument);
+  EXPECT_THROW(decode(KeyRevoked::kType, R"({"keyId":"psk_0123"})"), std::invalid_argument);
   EXPECT_THROW(decode("io.petstore.apikey.lost", R"({"keyId":"0123456789abcdef"})"), std::invalid_argument);
-  EXPECT_THROW(decode(key_event_types::kRevoked, "not json"), std::invalid_argument);
+  EXPECT_THROW(decode(KeyRevoked::kType, "not json"), std::invalid_argument);
 }
 
 TEST(KeyDecisions, ReplanningNeedsALiveKey) {
