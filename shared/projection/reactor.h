@@ -78,10 +78,11 @@ class Reaction {
 // events are handled one at a time in log order (a saga step holds a lock
 // and appends), the groups side by side, or, for a reaction that begins
 // them together (Reaction::begins_together), in rounds on the reactor's
-// thread. Positions move once the whole batch is handled. It applies the single writer's fence
-// (es::EpochRule) to every partition it reads: a claim record or a fenced event is never handed to the
-// Reaction, and the partition's epoch is recorded beside its position (field "<topic>:<partition>@epoch", as
-// the projection keeps it).
+// thread. Positions move once the whole batch is handled. It applies the
+// single writer's fence (es::EpochRule) to every partition it reads: a
+// claim record or a fenced event is never handed to the Reaction, and the
+// partition's epoch is recorded beside its position (field
+// "<topic>:<partition>@epoch", as the projection keeps it).
 class Reactor {
  public:
   // `may_decide` says whether the service's read model is ready: while it is

@@ -179,7 +179,7 @@ std::set<kafka::TopicPartition> apply_batch(redis::Connection& conn, Applier& ap
                                             const std::vector<kafka::Message>& batch, Applied& applied) {
   // Applying is idempotent per record, so after a lost script cache the
   // batch is simply sent again (redis::pipeline_scripts).
-  const auto scripts = applier.scripts();
+  const auto scripts = [&applier] { return applier.scripts(); };
   const auto replies = redis::pipeline_scripts(conn, scripts, batch.size(), [&](redis::Connection& c) {
     Applied chain = applied;
     for (const auto& m : batch) {

@@ -86,7 +86,7 @@ std::vector<es::ApplyOutcome> ScriptApplier::apply_own_each(
   }
   // Applying is idempotent per event, so after a lost script cache the
   // batch is simply sent again (redis::pipeline_scripts).
-  const redis::Script* const scripts[] = {&apply_};
+  const auto scripts = [this] { return std::vector<const redis::Script*>{&apply_}; };
   const auto replies = redis::pipeline_scripts(conn, scripts, args.size(), [&](redis::Connection& c) {
     for (const auto& a : args) {
       apply_.append(c, keys(), view(a));

@@ -41,8 +41,8 @@ void Script::load(Connection& conn) const {
   expect_ok(conn.command({"SCRIPT", "LOAD", source_}));
 }
 
-std::vector<Reply> pipeline_scripts(Connection& conn, std::span<const Script* const> scripts,
-                                    std::size_t count, const std::function<void(Connection&)>& queue) {
+std::vector<Reply> pipeline_scripts(Connection& conn, const ScriptList& scripts, std::size_t count,
+                                    const std::function<void(Connection&)>& queue) {
   for (int attempt = 0; attempt < 2; ++attempt) {
     queue(conn);
     std::vector<Reply> replies;
@@ -56,7 +56,7 @@ std::vector<Reply> pipeline_scripts(Connection& conn, std::span<const Script* co
     if (!noscript) {
       return replies;
     }
-    for (const auto* s : scripts) {
+    for (const auto* s : scripts()) {
       s->load(conn);
     }
   }

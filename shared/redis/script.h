@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <functional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,13 +36,17 @@ class Script {
 
 [[nodiscard]] bool is_noscript(const redisReply& r);
 
+// The scripts a pipeline may run; asked for only after a NOSCRIPT, so a
+// pipeline that meets none costs nothing to list them.
+using ScriptList = std::function<std::vector<const Script*>()>;
+
 // Sends, in one pipeline, the `count` commands that `queue` appends (EVALSHA
 // of `scripts`, with Script::append) and returns their replies in order.
 // When any reply is NOSCRIPT, Redis lost its script cache (a restart, SCRIPT
 // FLUSH): `scripts` are loaded and the whole pipeline is sent again, once, so
 // every script it runs must be idempotent. Throws CommandError if a script
 // is still missing after loading; other error replies are the caller's.
-std::vector<Reply> pipeline_scripts(Connection& conn, std::span<const Script* const> scripts,
-                                    std::size_t count, const std::function<void(Connection&)>& queue);
+std::vector<Reply> pipeline_scripts(Connection& conn, const ScriptList& scripts, std::size_t count,
+                                    const std::function<void(Connection&)>& queue);
 
 }  // namespace petstore::redis

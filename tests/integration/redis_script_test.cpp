@@ -36,7 +36,7 @@ TEST_F(RedisScript, APipelineThatMeetsAnUncachedScriptLoadsItAndIsSentAgain) {
   const auto name = fresh("redis.call('SET', KEYS[1], ARGV[1]) return ARGV[1]");
   name.load(conn_);  // cached: only `count` meets NOSCRIPT
   ASSERT_FALSE(cached(count));
-  const redis::Script* const scripts[] = {&count, &name};
+  const auto scripts = [&] { return std::vector<const redis::Script*>{&count, &name}; };
   int sent = 0;
   const auto replies = redis::pipeline_scripts(conn_, scripts, 3, [&](redis::Connection& c) {
     ++sent;
@@ -59,7 +59,7 @@ TEST_F(RedisScript, APipelineOfCachedScriptsIsSentOnceAndErrorsAreTheCallers) {
   const auto echo = fresh("return ARGV[1]");
   fail.load(conn_);
   echo.load(conn_);
-  const redis::Script* const scripts[] = {&fail, &echo};
+  const auto scripts = [&] { return std::vector<const redis::Script*>{&fail, &echo}; };
   int sent = 0;
   const auto replies = redis::pipeline_scripts(conn_, scripts, 2, [&](redis::Connection& c) {
     ++sent;
