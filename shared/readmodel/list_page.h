@@ -22,7 +22,11 @@ struct Page {
 // Cursor-paginated lists in one round trip: ids from a sorted set (score =
 // id) after the cursor, each with fields of the hash "<prefix><id>". One more
 // id than asked is fetched to learn whether a next page exists. `make` turns
-// (id, field replies) into an item, or nullopt for one to leave out.
+// (id, field replies) into an item, or nullopt for one to leave out (an
+// index entry whose record is gone or deleted). The cursor is the last id
+// looked at, so a page short of the limit because of such entries still
+// names the next one when the fetch was full: more ids may follow the ones
+// fetched, and the client would otherwise never see them.
 class Lister {
  public:
   explicit Lister(redis::Multiplexer& reads);
@@ -34,17 +38,20 @@ class Lister {
     const auto& r = redis::expect_ok(reply);
     Page<T> out;
     const size_t stride = N + 1;
-    std::int64_t last = 0;
+    std::int64_t last = 0;  // the last id looked at
     for (size_t i = 0; i + stride <= r.elements; i += stride) {
       if (static_cast<std::int64_t>(out.items.size()) == req.limit) {
         out.next_cursor = last;
         break;
       }
-      const auto id = redis::as_integer(*r.element[i]);
-      if (auto item = make(id, r.element + i + 1)) {
+      last = redis::as_integer(*r.element[i]);
+      if (auto item = make(last, r.element + i + 1)) {
         out.items.push_back(*std::move(item));
-        last = id;
       }
+    }
+    const auto fetched = static_cast<std::int64_t>(r.elements / stride);
+    if (!out.next_cursor && fetched == req.limit + 1) {
+      out.next_cursor = last;  // every id fetched was looked at, and some were left out
     }
     return out;
   }
