@@ -114,7 +114,8 @@ TEST_F(ReadModelWithLeftOutEntriesTest, APageShortOfLeftOutEntriesStillNamesTheN
 TEST_F(ReadModelTest, AHistoryPagesThroughVersionsAndAnUnknownAggregateHasNone) {
   const auto aggregate = base_ + "pet:9";
   for (int v = 1; v <= 3; ++v) {
-    redis_command({"ZADD", readmodel::history_key(aggregate), std::to_string(v), "event-" + std::to_string(v)});
+    redis_command(
+        {"ZADD", readmodel::history_key(aggregate), std::to_string(v), "event-" + std::to_string(v)});
   }
   const auto first = readmodel::history_page(reads_, aggregate, {2, 0});
   ASSERT_TRUE(first);
