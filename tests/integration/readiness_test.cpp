@@ -40,7 +40,8 @@ class ReadinessTest : public ::testing::Test {
   }
 
   void applied(int partition, std::int64_t offset) {
-    redis_command({"HSET", space_.offsets(), topic_ + ":" + std::to_string(partition), std::to_string(offset)});
+    redis_command(
+        {"HSET", space_.offsets(), topic_ + ":" + std::to_string(partition), std::to_string(offset)});
   }
   // Waits (up to 10 s: the checks run every 20 ms) until `holds`.
   static bool eventually(const std::function<bool()>& holds) {
@@ -56,9 +57,6 @@ class ReadinessTest : public ::testing::Test {
   bool becomes(bool ready) {
     return eventually([&] { return readiness_.ready() == ready; });
   }
-  // Gives the checking thread several rounds to act on what it sees.
-  static void several_checks() { std::this_thread::sleep_for(milliseconds(200)); }
-
   std::string topic_ = unique_name("readiness");
   es::KeySpace space_{unique_name("readiness-keys"), "svc"};
   kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "readiness-test"}};
@@ -70,13 +68,15 @@ class ReadinessTest : public ::testing::Test {
 TEST_F(ReadinessTest, AStartingReplicaIsReadyOnceEveryPartitionIsAppliedThroughItsEnd) {
   readiness_.start({topic_}, [this] { ++not_ready_checks_; });
   applied(0, 2);  // p1 still has nothing applied
-  several_checks();
+  ASSERT_TRUE(eventually([&] { return readiness_.progress().applied == 3; }));
+  // Told before each check's script: a second call follows a first check
+  // that found the read model short.
+  ASSERT_TRUE(eventually([&] { return not_ready_checks_ >= 2; }))
+      << "the projection is told on every check that finds it not ready";
   EXPECT_FALSE(readiness_.ready());
   auto p = readiness_.progress();
   EXPECT_TRUE(p.rebuilding);
   EXPECT_EQ(p.total, 4);
-  EXPECT_EQ(p.applied, 3);
-  EXPECT_GT(not_ready_checks_.load(), 0) << "the projection is told on every check that finds it not ready";
   EXPECT_NE(readiness_.describe().find(R"("state":"rebuilding")"), std::string::npos);
 
   applied(1, 0);
@@ -90,8 +90,8 @@ TEST_F(ReadinessTest, AStartingReplicaIsReadyOnceEveryPartitionIsAppliedThroughI
 
 TEST_F(ReadinessTest, AStartingReplicaWaitsForTheLogWhateverTheMarkerSays) {
   redis_command({"SET", space_.ready_marker(), "an older snapshot's"});
-  readiness_.start({topic_}, [] {});
-  several_checks();
+  readiness_.start({topic_}, [this] { ++not_ready_checks_; });
+  ASSERT_TRUE(eventually([&] { return not_ready_checks_ >= 2; }));  // a whole check done
   EXPECT_FALSE(readiness_.ready()) << "positions behind the log: Redis may be an older snapshot";
   applied(0, 2);
   applied(1, 0);
