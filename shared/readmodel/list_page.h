@@ -50,13 +50,15 @@ class Lister {
       }
     }
     const auto fetched = static_cast<std::int64_t>(r.elements / stride);
-    if (!out.next_cursor && fetched == req.limit + 1) {
+    if (!out.next_cursor && fetched == ids_to_fetch(req)) {
       out.next_cursor = last;  // every id fetched was looked at, and some were left out
     }
     return out;
   }
 
  private:
+  // One more id than the page holds: is there a next page?
+  static std::int64_t ids_to_fetch(const http::PageRequest& req) { return req.limit + 1; }
   redis::Reply fetch(const std::string& index, const std::string& hash_prefix,
                      const std::vector<std::string_view>& fields, const http::PageRequest& req);
 
