@@ -4,7 +4,7 @@
 // their fence headers, what the rule says of each, and the epoch it ends
 // at. es::EpochRule runs them in tests/unit/shared/es/epoch_test.cpp, and
 // the projection's Lua, which applies the same rule in Redis, in
-// tests/integration/projection_scripts_test.cpp: one table for both.
+// tests/integration/shared/projection/projection_scripts_test.cpp: one table for both.
 #include <cstdint>
 #include <optional>
 #include <string_view>
