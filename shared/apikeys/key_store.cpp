@@ -53,7 +53,7 @@ KeyStore::KeyStore(es::CommandPath& path, KeyRegistry& registry, redis::Pool& po
       topic_(std::move(topic)) {}
 
 std::optional<readmodel::Page<std::string>> KeyStore::history(const std::string& id,
-                                                              const http::PageRequest& page) {
+                                                              const readmodel::PageRequest& page) {
   return readmodel::history_page(reads_, record_key(prefix_, id), page);
 }
 

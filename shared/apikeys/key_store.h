@@ -54,7 +54,7 @@ class KeyStore {
   // One page of the key's events (CloudEvents JSON, version order), from
   // the registry's history projection; nullopt for a key no event names.
   [[nodiscard]] std::optional<readmodel::Page<std::string>> history(const std::string& id,
-                                                                    const http::PageRequest& page);
+                                                                    const readmodel::PageRequest& page);
 
   [[nodiscard]] const std::string& topic() const { return topic_; }
 

@@ -112,12 +112,12 @@ std::optional<bool> Query::boolean(const char* name) const {
   bad_query(std::string(name) + " must be true or false");
 }
 
-PageRequest page_request(const Query& q) {
-  PageRequest page;
+readmodel::PageRequest page_request(const Query& q) {
+  readmodel::PageRequest page;
   if (const auto limit = q.text("limit")) {
     const auto v = parse_positive(*limit);
-    if (!v || *v > PageRequest::kMaxLimit) {
-      bad_query("limit must be an integer from 1 to " + std::to_string(PageRequest::kMaxLimit));
+    if (!v || *v > readmodel::PageRequest::kMaxLimit) {
+      bad_query("limit must be an integer from 1 to " + std::to_string(readmodel::PageRequest::kMaxLimit));
     }
     page.limit = *v;
   }

@@ -9,6 +9,8 @@
 
 #include <httplib.h>
 
+#include "readmodel/page.h"
+
 namespace petstore::http {
 
 // Refuses a write whose body is not JSON (415; the media type compared
@@ -29,14 +31,8 @@ class Query {
   const httplib::Request& req_;
 };
 
-// Cursor pagination: `limit` items after the item named by `cursor`.
-struct PageRequest {
-  static constexpr std::int64_t kDefaultLimit = 20;
-  static constexpr std::int64_t kMaxLimit = 100;
-  std::int64_t limit = kDefaultLimit;
-  std::int64_t after = 0;  // ids are positive; 0 = from the start
-};
-PageRequest page_request(const Query& q);
+// `limit` and `cursor` of the query, refused (400 invalid_query) out of range.
+readmodel::PageRequest page_request(const Query& q);
 
 // `</pets?status=sold&limit=20&cursor=123>; rel="next"` for the next page,
 // keeping every other query parameter of the request.

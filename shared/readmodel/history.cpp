@@ -5,7 +5,7 @@
 namespace petstore::readmodel {
 
 std::optional<Page<std::string>> history_page(redis::Multiplexer& reads, const std::string& aggregate_key,
-                                              const http::PageRequest& req) {
+                                              const readmodel::PageRequest& req) {
   const auto key = history_key(aggregate_key);
   const auto after = "(" + std::to_string(req.after);
   const auto fetch = std::to_string(req.limit + 1);  // one more: is there a next page?
@@ -28,7 +28,7 @@ std::optional<Page<std::string>> history_page(redis::Multiplexer& reads, const s
 }
 
 Page<std::string> require_history(redis::Multiplexer& reads, const std::string& aggregate_key,
-                                  const http::PageRequest& req, const char* not_found_code,
+                                  const readmodel::PageRequest& req, const char* not_found_code,
                                   const std::string& not_found_message) {
   auto found = history_page(reads, aggregate_key, req);
   if (!found) {

@@ -3,7 +3,6 @@
 #include <optional>
 #include <string>
 
-#include "http/request.h"
 #include "readmodel/list_page.h"
 #include "redis/multiplexer.h"
 
@@ -22,12 +21,12 @@ inline std::string history_key(const std::string& aggregate_key) {
 // in version order, and the version to continue after when more follow.
 // nullopt for an aggregate no event names (a first page with nothing in it).
 std::optional<Page<std::string>> history_page(redis::Multiplexer& reads, const std::string& aggregate_key,
-                                              const http::PageRequest& req);
+                                              const PageRequest& req);
 
 // The same, but an aggregate no event names is a DomainError (NotFound) with
 // the service's own code and message.
 Page<std::string> require_history(redis::Multiplexer& reads, const std::string& aggregate_key,
-                                  const http::PageRequest& req, const char* not_found_code,
+                                  const PageRequest& req, const char* not_found_code,
                                   const std::string& not_found_message);
 
 }  // namespace petstore::readmodel

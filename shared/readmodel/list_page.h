@@ -7,17 +7,11 @@
 #include <string_view>
 #include <vector>
 
-#include "http/request.h"
+#include "readmodel/page.h"
 #include "redis/multiplexer.h"
 #include "redis/script.h"
 
 namespace petstore::readmodel {
-
-template <typename T>
-struct Page {
-  std::vector<T> items;
-  std::optional<std::int64_t> next_cursor;
-};
 
 // Cursor-paginated lists in one round trip: ids from a sorted set (score =
 // id) after the cursor, each with fields of the hash "<prefix><id>". One more
@@ -33,7 +27,7 @@ class Lister {
 
   template <typename T, size_t N, typename Make>
   Page<T> page(const std::string& index, const std::string& hash_prefix,
-               const std::array<std::string_view, N>& fields, const http::PageRequest& req, Make make) {
+               const std::array<std::string_view, N>& fields, const PageRequest& req, Make make) {
     const auto reply = fetch(index, hash_prefix, {fields.begin(), fields.end()}, req);
     const auto& r = redis::expect_ok(reply);
     Page<T> out;
@@ -58,9 +52,9 @@ class Lister {
 
  private:
   // One more id than the page holds: is there a next page?
-  static std::int64_t ids_to_fetch(const http::PageRequest& req) { return req.limit + 1; }
+  static std::int64_t ids_to_fetch(const PageRequest& req) { return req.limit + 1; }
   redis::Reply fetch(const std::string& index, const std::string& hash_prefix,
-                     const std::vector<std::string_view>& fields, const http::PageRequest& req);
+                     const std::vector<std::string_view>& fields, const PageRequest& req);
 
   redis::Multiplexer& reads_;
   redis::Script list_;

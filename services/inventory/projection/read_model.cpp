@@ -38,7 +38,7 @@ Item item_from(std::int64_t pet, redisReply* const* v) {
 ReadModel::ReadModel(redis::Multiplexer& reads, InventoryKeys keys)
     : reads_(reads), keys_(std::move(keys)), lister_(reads) {}
 
-readmodel::Page<std::string> ReadModel::item_history(std::int64_t id, const http::PageRequest& page) {
+readmodel::Page<std::string> ReadModel::item_history(std::int64_t id, const readmodel::PageRequest& page) {
   return readmodel::require_history(reads_, keys_.item(id), page, codes::kItemNotFound,
                                     "pet " + std::to_string(id) + " has no inventory entry");
 }
@@ -54,7 +54,7 @@ Item ReadModel::require_item(std::int64_t pet_id) {
   return item;
 }
 
-readmodel::Page<Item> ReadModel::items(std::optional<PetStatus> status, const http::PageRequest& page) {
+readmodel::Page<Item> ReadModel::items(std::optional<PetStatus> status, const readmodel::PageRequest& page) {
   const auto index = status ? keys_.items_by_status(*status) : keys_.all_items();
   return lister_.page<Item>(index, keys_.item_prefix(), kItemFields, page,
                             [](std::int64_t pet, redisReply* const* v) -> std::optional<Item> {

@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "domain/item.h"
-#include "http/request.h"
 #include "projection/keys.h"
 #include "readmodel/history.h"
 #include "readmodel/list_page.h"
@@ -22,8 +21,8 @@ class ReadModel {
   Item require_item(std::int64_t pet_id);
   // The aggregate's events (CloudEvents JSON) after version `page.after`; 404
   // when no event names it. Kept after a deletion.
-  readmodel::Page<std::string> item_history(std::int64_t id, const http::PageRequest& page);
-  readmodel::Page<Item> items(std::optional<PetStatus> status, const http::PageRequest& page);
+  readmodel::Page<std::string> item_history(std::int64_t id, const readmodel::PageRequest& page);
+  readmodel::Page<Item> items(std::optional<PetStatus> status, const readmodel::PageRequest& page);
   // Tracked entries per status, every status present (0 when none).
   std::map<PetStatus, std::int64_t> summary();
 

@@ -47,7 +47,7 @@ std::optional<Order> ReadModel::order(std::int64_t id) {
   return order_from(id, redis::expect_ok(reply).element);
 }
 
-readmodel::Page<std::string> ReadModel::order_history(std::int64_t id, const http::PageRequest& page) {
+readmodel::Page<std::string> ReadModel::order_history(std::int64_t id, const readmodel::PageRequest& page) {
   return readmodel::require_history(reads_, keys_.order(id), page, codes::kOrderNotFound,
                                     "order " + std::to_string(id) + " does not exist");
 }
@@ -61,7 +61,7 @@ Order ReadModel::require_order(std::int64_t id) {
   return *std::move(found);
 }
 
-readmodel::Page<Order> ReadModel::orders(const OrderFilter& filter, const http::PageRequest& page) {
+readmodel::Page<Order> ReadModel::orders(const OrderFilter& filter, const readmodel::PageRequest& page) {
   return lister_.page<Order>(keys_.index(filter.pet_id, filter.status, filter.complete), keys_.order_prefix(),
                              kOrderFields, page, order_from);
 }

@@ -4,7 +4,6 @@
 #include <optional>
 
 #include "domain/order.h"
-#include "http/request.h"
 #include "projection/keys.h"
 #include "readmodel/history.h"
 #include "readmodel/list_page.h"
@@ -28,8 +27,8 @@ class ReadModel {
   Order require_order(std::int64_t id);
   // The aggregate's events (CloudEvents JSON) after version `page.after`; 404
   // when no event names it. Kept after a deletion.
-  readmodel::Page<std::string> order_history(std::int64_t id, const http::PageRequest& page);
-  readmodel::Page<Order> orders(const OrderFilter& filter, const http::PageRequest& page);
+  readmodel::Page<std::string> order_history(std::int64_t id, const readmodel::PageRequest& page);
+  readmodel::Page<Order> orders(const OrderFilter& filter, const readmodel::PageRequest& page);
 
  private:
   redis::Multiplexer& reads_;

@@ -96,7 +96,7 @@ Pet found_or_404(std::int64_t id, std::optional<Pet> found) {
 
 }  // namespace
 
-readmodel::Page<std::string> ReadModel::pet_history(std::int64_t id, const http::PageRequest& page) {
+readmodel::Page<std::string> ReadModel::pet_history(std::int64_t id, const readmodel::PageRequest& page) {
   return readmodel::require_history(reads_, keys_.pet(id), page, codes::kPetNotFound,
                                     "pet " + std::to_string(id) + " does not exist");
 }
@@ -114,7 +114,7 @@ Category ReadModel::require_category(std::int64_t id) {
   return *std::move(found);
 }
 
-Page<Pet> ReadModel::pets(const PetFilter& filter, const http::PageRequest& page) {
+Page<Pet> ReadModel::pets(const PetFilter& filter, const readmodel::PageRequest& page) {
   std::string index;
   if (filter.status && filter.category_id) {
     index = keys_.pets_by_category_status(*filter.category_id, *filter.status);
@@ -128,7 +128,7 @@ Page<Pet> ReadModel::pets(const PetFilter& filter, const http::PageRequest& page
   return lister_.page<Pet>(index, keys_.pet_prefix(), kPetFields, page, pet_from);
 }
 
-Page<Category> ReadModel::categories(const http::PageRequest& page) {
+Page<Category> ReadModel::categories(const readmodel::PageRequest& page) {
   return lister_.page<Category>(keys_.all_categories(), keys_.category_prefix(), kCategoryFields, page,
                                 category_from);
 }

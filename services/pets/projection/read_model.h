@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "domain/pet.h"
-#include "http/request.h"
 #include "projection/keys.h"
 #include "readmodel/history.h"
 #include "readmodel/list_page.h"
@@ -35,10 +34,10 @@ class ReadModel {
   Pet require_pet(std::int64_t id);
   // The aggregate's events (CloudEvents JSON) after version `page.after`; 404
   // when no event names it. Kept after a deletion.
-  readmodel::Page<std::string> pet_history(std::int64_t id, const http::PageRequest& page);
+  readmodel::Page<std::string> pet_history(std::int64_t id, const readmodel::PageRequest& page);
   Category require_category(std::int64_t id);
-  Page<Pet> pets(const PetFilter& filter, const http::PageRequest& page);
-  Page<Category> categories(const http::PageRequest& page);
+  Page<Pet> pets(const PetFilter& filter, const readmodel::PageRequest& page);
+  Page<Category> categories(const readmodel::PageRequest& page);
 
  private:
   redis::Multiplexer& reads_;
