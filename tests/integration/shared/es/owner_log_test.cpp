@@ -1,0 +1,198 @@
+// es::OwnerLog against the broker program, below any aggregate: a replica
+// owns nothing until it has started and claimed; an append is stamped with
+// its owner's epoch and the creating request it answers; an epoch given up
+// (release_partition) is claimed anew, and the new claim folds the log
+// again from its start, with a higher epoch for what comes after.
+#include "es/owner_log.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "es/epoch.h"
+#include "es/errc.h"
+#include "support/stack.h"
+
+namespace petstore::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kPartitions = 2;
+
+// What the owner's state is told: each partition's forgets, and the records
+// folded since the last one.
+class RecordingState : public es::Ownership::State {
+ public:
+  void forget(std::int32_t partition) override {
+    const std::lock_guard lock(mutex_);
+    ++forgets_[partition];
+    folded_[partition].clear();
+  }
+  void fold(std::int32_t partition, const kafka::Message& m) override {
+    const std::lock_guard lock(mutex_);
+    folded_[partition].push_back(m);
+  }
+  int forgets(std::int32_t partition) {
+    const std::lock_guard lock(mutex_);
+    return forgets_[partition];
+  }
+  std::vector<kafka::Message> folded(std::int32_t partition) {
+    const std::lock_guard lock(mutex_);
+    return folded_[partition];
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::int32_t, int> forgets_;
+  std::map<std::int32_t, std::vector<kafka::Message>> folded_;
+};
+
+class OwnerLogTest : public ::testing::Test {
+ protected:
+  OwnerLogTest() { create_topic(topic_, kPartitions); }
+
+  es::OwnerLog::Settings settings() const {
+    es::OwnerLog::Settings s;
+    s.brokers = Stack::get().kafka_brokers;
+    s.group = group_;
+    s.topic = topic_;
+    s.owner = "owner-log-test";
+    s.source = "/test/owner-log";
+    s.poll = 50ms;
+    return s;
+  }
+
+  // Holds partition `p` once this replica owns it (30 s at most): after a
+  // release, until the next claim, a hold is refused.
+  static es::OwnerLog::Held hold_when_owned(es::OwnerLog& log, std::int32_t p) {
+    const auto give_up = Clock::now() + 30s;
+    for (;;) {
+      try {
+        return log.hold(p, Clock::now() + 1s);
+      } catch (const es::Error& e) {
+        if (e.code() != es::Errc::NotOwner || Clock::now() > give_up) {
+          throw;
+        }
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+  }
+
+  // Appends counter `id`'s event at `version` to partition `p`, answering
+  // `request`, and waits until it is read back. Returns its offset.
+  std::int64_t append(es::OwnerLog& log, std::int32_t p, std::int64_t id, std::int64_t version,
+                      const std::string& request) {
+    auto held = hold_when_owned(log, p);
+    auto sending = held.send(
+        {topic_, "io.test.added", std::to_string(id), version, R"({"id":)" + std::to_string(id) + "}"},
+        request);
+    held.unlock();
+    const auto at = sending.sent.report.wait();
+    EXPECT_EQ(at.partition, p);
+    held.confirm(at.offset, sending.sent.digest);
+    return at.offset;
+  }
+
+  // Gives up partition `p`'s epoch and waits until it is claimed and folded
+  // again (30 s at most).
+  void release_and_reclaim(es::OwnerLog& log, std::int32_t p) {
+    const int before = state_.forgets(p);
+    {
+      auto held = hold_when_owned(log, p);
+      held.release_partition();
+    }
+    hold_when_owned(log, p);  // a writer again: the claim and its fold are done
+    EXPECT_EQ(state_.forgets(p), before + 1) << "one new claim, one fold from the start";
+  }
+
+  // The record of partition `p`'s latest fold at `offset`.
+  std::optional<kafka::Message> folded_at(std::int32_t p, std::int64_t offset) {
+    for (auto& m : state_.folded(p)) {
+      if (m.offset == offset) {
+        return m;
+      }
+    }
+    return std::nullopt;
+  }
+
+  static std::int64_t epoch_of(const kafka::Message& m) {
+    const auto* epoch = m.header(es::kEpochHeader);
+    return epoch == nullptr ? -1 : std::stoll(*epoch);
+  }
+
+  std::string topic_ = unique_name("owner-log");
+  std::string group_ = unique_name("owner-log-writers");
+  RecordingState state_;
+  kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "owner-log-test"}};
+};
+
+TEST_F(OwnerLogTest, ItOwnsNothingUntilItHasStartedAndClaimed) {
+  es::OwnerLog log(producer_, settings(), state_);
+  try {
+    log.hold(0, Clock::now());
+    FAIL() << "held a partition of a topic it has not opened";
+  } catch (const es::Error& e) {
+    EXPECT_EQ(e.code(), es::Errc::NotOwner);
+  }
+  EXPECT_EQ(log.open(), kPartitions);
+  EXPECT_TRUE(log.owned().empty());
+  EXPECT_FALSE(log.settled());
+  try {
+    log.hold(1, Clock::now() + 100ms);
+    FAIL() << "held a partition it has not claimed";
+  } catch (const es::Error& e) {
+    EXPECT_EQ(e.code(), es::Errc::NotOwner);
+  }
+  EXPECT_EQ(state_.forgets(0) + state_.forgets(1), 0) << "nothing claimed before start()";
+
+  log.start();
+  hold_when_owned(log, 0);
+  hold_when_owned(log, 1);
+  EXPECT_EQ(log.owned(), (std::vector<std::int32_t>{0, 1}));
+  EXPECT_TRUE(log.settled());
+  EXPECT_EQ(state_.forgets(0), 1);
+  EXPECT_TRUE(state_.folded(0).empty()) << "an empty partition folds nothing";
+}
+
+TEST_F(OwnerLogTest, AnEpochGivenUpIsClaimedAnewAndFoldedAgainWithWhatItAppended) {
+  es::OwnerLog log(producer_, settings(), state_);
+  log.start();
+  const auto first = append(log, 0, 7, 1, "request-digest-1");
+  const auto without_request = append(log, 0, 8, 1, "");
+
+  // The fold of the new claim holds both records, each stamped with the
+  // epoch it was appended in, the first with its request.
+  release_and_reclaim(log, 0);
+  const auto a = folded_at(0, first);
+  const auto b = folded_at(0, without_request);
+  ASSERT_TRUE(a && b) << "the new claim's fold lacks what the last epoch appended";
+  ASSERT_NE(a->header(es::kRequestHeader), nullptr);
+  EXPECT_EQ(*a->header(es::kRequestHeader), "request-digest-1");
+  EXPECT_EQ(b->header(es::kRequestHeader), nullptr);
+  EXPECT_EQ(a->key, "7");
+  EXPECT_EQ(a->value, R"({"id":7})");
+  const auto old_epoch = epoch_of(*a);
+  EXPECT_GT(old_epoch, 0);
+  EXPECT_EQ(epoch_of(*b), old_epoch);
+
+  // What is appended now carries the new claim's epoch, a higher one; the
+  // other partition was never given up and folded nothing again.
+  const auto after = append(log, 0, 7, 2, "");
+  release_and_reclaim(log, 0);
+  const auto c = folded_at(0, after);
+  ASSERT_TRUE(c);
+  EXPECT_GT(epoch_of(*c), old_epoch);
+  EXPECT_EQ(state_.folded(0).size(), 3U) << "records that count: the three events, no claim";
+  EXPECT_EQ(state_.forgets(1), 1);
+}
+
+}  // namespace
+}  // namespace petstore::testing
