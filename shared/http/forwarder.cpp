@@ -1,7 +1,6 @@
 #include "http/forwarder.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <initializer_list>
@@ -13,17 +12,11 @@
 #include <spdlog/spdlog.h>
 
 #include "es/errc.h"
+#include "text/ascii.h"
 
 namespace petstore::http {
 
 namespace {
-
-// `name` is `lower` (lowercase), ignoring case: header names.
-bool same_name(std::string_view name, std::string_view lower) {
-  return name.size() == lower.size() &&
-         std::equal(name.begin(), name.end(), lower.begin(),
-                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
-}
 
 // Hop-by-hop headers (RFC 9110, section 7.6.1) and the framing httplib sets
 // itself: never relayed in either direction.
@@ -32,7 +25,7 @@ bool hop_by_hop(std::string_view name) {
       std::initializer_list<std::string_view>{"connection", "keep-alive", "transfer-encoding", "te",
                                               "trailer", "upgrade", "proxy-connection", "content-length",
                                               "host"},
-      [&](std::string_view h) { return same_name(name, h); });
+      [&](std::string_view h) { return text::equals_ignoring_case(name, h); });
 }
 
 std::int64_t unix_ms(std::chrono::system_clock::time_point t) {
@@ -109,11 +102,11 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   httplib::Headers headers;
   std::string forwarded_for;
   for (const auto& [name, value] : req.headers) {
-    if (hop_by_hop(name) || same_name(name, "x-petstore-forwarded") ||
-        same_name(name, "x-petstore-forward-deadline")) {
+    if (hop_by_hop(name) || text::equals_ignoring_case(name, "x-petstore-forwarded") ||
+        text::equals_ignoring_case(name, "x-petstore-forward-deadline")) {
       continue;
     }
-    if (same_name(name, "x-forwarded-for")) {
+    if (text::equals_ignoring_case(name, "x-forwarded-for")) {
       forwarded_for += (forwarded_for.empty() ? "" : ", ") + value;
       continue;
     }

@@ -5,6 +5,7 @@
 
 #include "error/codes.h"
 #include "http/api_error.h"
+#include "text/ascii.h"
 
 namespace petstore::http {
 namespace {
@@ -50,12 +51,7 @@ void require_json_body(const httplib::Request& req) {
   while (!base.empty() && (base.back() == ' ' || base.back() == '\t')) {
     base.remove_suffix(1);
   }
-  constexpr std::string_view kWanted = "application/json";
-  bool json = base.size() == kWanted.size();
-  for (size_t i = 0; json && i < base.size(); ++i) {
-    json = std::tolower(static_cast<unsigned char>(base[i])) == kWanted[i];
-  }
-  if (!json) {
+  if (!text::equals_ignoring_case(base, "application/json")) {
     throw ApiException(ApiError(415, codes::kUnsupportedMediaType,
                                 "Content-Type must be application/json, got '" + type.substr(0, 100) + "'"));
   }
