@@ -1,15 +1,21 @@
 #include "apikeys/admin_token.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include <openssl/crypto.h>
 
 #include "error/codes.h"
 #include "http/api_error.h"
+#include "text/ascii.h"
 #include "text/digest.h"
 
 namespace petstore::apikeys {
 
 AdminToken::AdminToken(const std::optional<std::string>& token) {
-  if (token) {
+  // An empty token is none (config::ServiceConfig refuses one shorter than
+  // 16 characters anyway): nothing presented may match it.
+  if (token && !token->empty()) {
     digest_ = text::sha256_hex(*token);
   }
 }
@@ -22,11 +28,20 @@ AdminToken::Check AdminToken::check(const httplib::Request& req) const {
   if (auth.empty()) {
     return Check::Missing;
   }
-  constexpr std::string_view kBearer = "Bearer ";
+  // "Bearer", spaces, the token (RFC 6750, section 2.1); the scheme's name
+  // is compared without regard to case (RFC 9110, section 11.1).
+  const std::string_view value(auth);
+  const auto space = value.find(' ');
+  if (space == std::string_view::npos || !text::equals_ignoring_case(value.substr(0, space), "bearer")) {
+    return Check::Invalid;
+  }
+  const auto token = value.substr(std::min(value.find_first_not_of(' ', space), value.size()));
+  if (token.empty()) {
+    return Check::Invalid;
+  }
   // Digests, not the strings: equal lengths, and CRYPTO_memcmp takes the
   // same time wherever they differ.
-  const auto presented =
-      text::sha256_hex(std::string_view(auth).starts_with(kBearer) ? auth.substr(kBearer.size()) : "");
+  const auto presented = text::sha256_hex(token);
   return CRYPTO_memcmp(presented.data(), digest_->data(), digest_->size()) == 0 ? Check::Valid
                                                                                 : Check::Invalid;
 }
