@@ -165,9 +165,7 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies)
         R"({"name":"c)" + std::to_string(i) + R"(","categoryId":)" + std::to_string(category) + "}")));
   }
   for (const auto pet : pets) {
-    const auto item = "/store/inventory/items/" + std::to_string(pet);
-    ASSERT_TRUE(eventually([&] { return http->Get(item.c_str())->status == 200; }, std::chrono::seconds(30)));
-    ASSERT_EQ(put_json(*http, item, R"({"quantity":100000})")->status, 200);
+    ASSERT_TRUE(stock_when_tracked(*http, pet, 100000));
   }
   const auto pet_of = [&](int i) { return std::to_string(pets[static_cast<size_t>(i) % pets.size()]); };
 

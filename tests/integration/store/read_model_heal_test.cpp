@@ -204,12 +204,7 @@ TEST_F(ReadModelHealTest, WipedUnderTrafficEveryReplicaRebuildsThenServesTheFold
         R"({"name":"p)" + std::to_string(i) + R"(","categoryId":)" + std::to_string(category) + "}")));
   }
   for (const auto pet : pets) {
-    ASSERT_TRUE(eventually(
-        [&] { return http->Get(("/store/inventory/items/" + std::to_string(pet)).c_str())->status == 200; },
-        std::chrono::seconds(15)));
-    ASSERT_EQ(
-        put_json(*http, "/store/inventory/items/" + std::to_string(pet), R"({"quantity":100000})")->status,
-        200);
+    ASSERT_TRUE(stock_when_tracked(*http, pet, 100000));
   }
 
   // Key management before the wipe: a key re-planned, one revoked, and

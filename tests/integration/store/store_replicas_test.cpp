@@ -16,14 +16,7 @@ std::int64_t create_stocked_pet(httplib::Client& http, int quantity) {
   const auto cat = post_json(http, "/categories", R"({"name":"Birds"})");
   const auto pet =
       id_of(post_json(http, "/pets", R"({"name":"Tweety","categoryId":)" + std::to_string(id_of(cat)) + "}"));
-  const auto path = "/store/inventory/items/" + std::to_string(pet);
-  for (int i = 0; i < 500; ++i) {
-    if (put_json(http, path, R"({"quantity":)" + std::to_string(quantity) + "}")->status == 200) {
-      return pet;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ADD_FAILURE() << "pet " << pet << " never got an inventory entry";
+  EXPECT_TRUE(stock_when_tracked(http, pet, quantity)) << "pet " << pet << " never got an inventory entry";
   return pet;
 }
 

@@ -41,12 +41,8 @@ class StoreSagaTest : public ::testing::Test {
     return r && r->status == 200 ? parse(r->body) : rapidjson::Document();
   }
 
-  // Waits for the pet's inventory entry, then sets its stock.
   void stock(std::int64_t pet, int quantity) {
-    ASSERT_TRUE(eventually([&] { return item(pet).IsObject(); })) << "no inventory entry for pet " << pet;
-    const auto r = put_json(*http_, "/store/inventory/items/" + std::to_string(pet),
-                            R"({"quantity":)" + std::to_string(quantity) + "}");
-    ASSERT_EQ(r->status, 200) << r->body;
+    ASSERT_TRUE(stock_when_tracked(*http_, pet, quantity)) << "no inventory entry for pet " << pet;
   }
 
   httplib::Result order(std::int64_t pet, int quantity) {

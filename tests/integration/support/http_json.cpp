@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/eventually.h"
+
 namespace petstore::testing {
 
 rapidjson::Document parse(const std::string& body) {
@@ -61,6 +63,18 @@ httplib::Result post_retrying(httplib::Client& c, const std::string& path, const
     }
     std::this_thread::sleep_for(std::chrono::seconds(std::stoi(r->get_header_value("Retry-After"))));
   }
+}
+
+bool stock_when_tracked(httplib::Client& c, std::int64_t pet, std::int64_t quantity,
+                        std::chrono::milliseconds wait) {
+  const auto path = "/store/inventory/items/" + std::to_string(pet);
+  const auto body = R"({"quantity":)" + std::to_string(quantity) + "}";
+  return eventually(
+      [&] {
+        const auto r = put_json(c, path, body);
+        return r && r->status == 200;
+      },
+      wait);
 }
 
 }  // namespace petstore::testing

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -27,5 +28,12 @@ httplib::Result post_retrying(httplib::Client& c, const std::string& path, const
 std::string error_code(const httplib::Result& r);
 
 std::int64_t id_of(const httplib::Result& r);
+
+// Sets pet `pet`'s stock to `quantity` once the inventory has its entry
+// (it mirrors a new pet from the log after the pet's 201; until then the
+// PUT answers 404 and changes nothing). False if no PUT succeeded within
+// `wait`.
+bool stock_when_tracked(httplib::Client& c, std::int64_t pet, std::int64_t quantity,
+                        std::chrono::milliseconds wait = std::chrono::seconds(30));
 
 }  // namespace petstore::testing

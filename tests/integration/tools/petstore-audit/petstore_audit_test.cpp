@@ -63,11 +63,7 @@ class PetstoreAuditTest : public ::testing::Test {
     pet_ = id_of(post_json(*http_, "/pets", R"({"name":"Rex","categoryId":)" + std::to_string(cat) + "}"));
     other_ = id_of(post_json(*http_, "/pets", R"({"name":"Tom","categoryId":)" + std::to_string(cat) + "}"));
     const auto other = other_;
-    ASSERT_TRUE(eventually([&] {
-      return http_->Get(("/store/inventory/items/" + std::to_string(pet_)).c_str())->status == 200;
-    }));
-    ASSERT_EQ(put_json(*http_, "/store/inventory/items/" + std::to_string(pet_), R"({"quantity":3})")->status,
-              200);
+    ASSERT_TRUE(stock_when_tracked(*http_, pet_, 3));
     const auto place = [&](int quantity) {
       return id_of(post_json(
           *http_, "/store/orders",
