@@ -156,17 +156,10 @@ class FaultCampaign : public ::testing::Test {
 
 TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesEveryFaultAndTheLogVerifies) {
   auto http = client();
-  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Campaign"})"));
-  std::vector<std::int64_t> pets;
-  pets.reserve(6);
-  for (int i = 0; i < 6; ++i) {
-    pets.push_back(id_of(post_json(
-        *http, "/pets",
-        R"({"name":"c)" + std::to_string(i) + R"(","categoryId":)" + std::to_string(category) + "}")));
-  }
-  for (const auto pet : pets) {
-    ASSERT_TRUE(stock_when_tracked(*http, pet, 100000));
-  }
+  const auto setup = stocked_pets(*http, "Campaign", 6, 100000);
+  ASSERT_TRUE(setup.stocked);
+  const auto category = setup.category;
+  const auto& pets = setup.pets;
   const auto pet_of = [&](int i) { return std::to_string(pets[static_cast<size_t>(i) % pets.size()]); };
 
   // --- the clients -----------------------------------------------------------

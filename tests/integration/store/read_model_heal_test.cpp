@@ -195,17 +195,10 @@ std::unique_ptr<StoreDeployment> ReadModelHealTest::store_;
 
 TEST_F(ReadModelHealTest, WipedUnderTrafficEveryReplicaRebuildsThenServesTheFoldOfTheLog) {
   auto http = client();
-  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Heal"})"));
-  std::vector<std::int64_t> pets;
-  pets.reserve(4);
-  for (int i = 0; i < 4; ++i) {
-    pets.push_back(id_of(post_json(
-        *http, "/pets",
-        R"({"name":"p)" + std::to_string(i) + R"(","categoryId":)" + std::to_string(category) + "}")));
-  }
-  for (const auto pet : pets) {
-    ASSERT_TRUE(stock_when_tracked(*http, pet, 100000));
-  }
+  const auto setup = stocked_pets(*http, "Heal", 4, 100000);
+  ASSERT_TRUE(setup.stocked);
+  const auto category = setup.category;
+  const auto& pets = setup.pets;
 
   // Key management before the wipe: a key re-planned, one revoked, and
   // the registry as the admin API lists it.

@@ -77,4 +77,21 @@ bool stock_when_tracked(httplib::Client& c, std::int64_t pet, std::int64_t quant
       wait);
 }
 
+StockedPets stocked_pets(httplib::Client& c, const std::string& category, int n, std::int64_t quantity) {
+  StockedPets out;
+  out.category = id_of(post_json(c, "/categories", R"({"name":")" + category + R"("})"));
+  for (int i = 0; i < n; ++i) {
+    out.pets.push_back(id_of(post_json(c, "/pets",
+                                       R"({"name":")" + category + " " + std::to_string(i) +
+                                           R"(","categoryId":)" + std::to_string(out.category) + "}")));
+  }
+  for (const auto pet : out.pets) {
+    if (!stock_when_tracked(c, pet, quantity)) {
+      ADD_FAILURE() << "pet " << pet << " never got an inventory entry";
+      out.stocked = false;
+    }
+  }
+  return out;
+}
+
 }  // namespace petstore::testing

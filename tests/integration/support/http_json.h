@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <httplib.h>
 #include <rapidjson/document.h>
@@ -35,5 +36,15 @@ std::int64_t id_of(const httplib::Result& r);
 // `wait`.
 bool stock_when_tracked(httplib::Client& c, std::int64_t pet, std::int64_t quantity,
                         std::chrono::milliseconds wait = std::chrono::seconds(30));
+
+// A new category named `category` and `n` pets in it (named "<category>
+// <i>"), each stocked with `quantity` (stock_when_tracked). A pet that
+// could not be stocked is a test failure, and `stocked` is false.
+struct StockedPets {
+  std::int64_t category = 0;
+  std::vector<std::int64_t> pets;
+  bool stocked = true;
+};
+StockedPets stocked_pets(httplib::Client& c, const std::string& category, int n, std::int64_t quantity);
 
 }  // namespace petstore::testing
