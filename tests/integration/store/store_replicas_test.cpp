@@ -13,11 +13,7 @@ namespace petstore::testing {
 namespace {
 
 std::int64_t create_stocked_pet(httplib::Client& http, int quantity) {
-  const auto cat = post_json(http, "/categories", R"({"name":"Birds"})");
-  const auto pet =
-      id_of(post_json(http, "/pets", R"({"name":"Tweety","categoryId":)" + std::to_string(id_of(cat)) + "}"));
-  EXPECT_TRUE(stock_when_tracked(http, pet, quantity)) << "pet " << pet << " never got an inventory entry";
-  return pet;
+  return stocked_pets(http, "Birds", 1, quantity).pets.at(0);
 }
 
 TEST(StoreReplicasTest, KillingOneReplicaOfEachServiceLosesNoRead) {
