@@ -1,12 +1,11 @@
 #include "es/aggregate_lock.h"
 
-#include <spdlog/spdlog.h>
-
 #include "embedded/lock_acquire.lua.h"
 #include "embedded/lock_poison.lua.h"
 #include "embedded/lock_release.lua.h"
 #include "es/errc.h"
 #include "events/envelope.h"
+#include "log/log.h"
 #include "util/backoff.h"
 
 namespace petstore::es {
@@ -45,7 +44,7 @@ AggregateLock::Held AggregateLock::acquire(const std::string& key) {
     throw Error(Errc::Busy, "another request is changing this resource; retry");
   }
   if (held.previous_holder_died) {
-    spdlog::warn("lock {}: previous holder's lease ran out; catching up before deciding", key);
+    log::warn("lock {}: previous holder's lease ran out; catching up before deciding", key);
   }
   return held;
 }
@@ -55,7 +54,7 @@ void AggregateLock::release(const Held& held) noexcept {
     pool_.run_idempotent([&](redis::Connection& c) { return release_.run(c, {held.key}, {held.token}); });
   } catch (const std::exception& e) {
     // The lease runs out by itself; the next holder will then catch up.
-    spdlog::warn("lock {}: release failed: {}", held.key, e.what());
+    log::warn("lock {}: release failed: {}", held.key, e.what());
   }
 }
 
@@ -63,7 +62,7 @@ void AggregateLock::poison(const Held& held) noexcept {
   try {
     pool_.run_idempotent([&](redis::Connection& c) { return poison_.run(c, {held.key}, {held.token}); });
   } catch (const std::exception& e) {
-    spdlog::warn("lock {}: poison failed: {}", held.key, e.what());
+    log::warn("lock {}: poison failed: {}", held.key, e.what());
   }
 }
 

@@ -1,12 +1,11 @@
 #include "es/idempotency.h"
 
-#include <spdlog/spdlog.h>
-
 #include "embedded/idempotency_abandon.lua.h"
 #include "embedded/idempotency_begin.lua.h"
 #include "embedded/idempotency_complete.lua.h"
 #include "es/errc.h"
 #include "events/envelope.h"
+#include "log/log.h"
 
 namespace petstore::es {
 namespace {
@@ -68,7 +67,7 @@ void IdempotencyStore::abandon(const Claim& claim) noexcept {
   try {
     pool_.run_idempotent([&](redis::Connection& c) { return abandon_.run(c, {claim.key}, {claim.token}); });
   } catch (const std::exception& e) {
-    spdlog::warn("idempotency {}: abandon failed ({}); the lease will expire", claim.key, e.what());
+    log::warn("idempotency {}: abandon failed ({}); the lease will expire", claim.key, e.what());
   }
 }
 

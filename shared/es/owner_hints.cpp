@@ -1,6 +1,6 @@
 #include "es/owner_hints.h"
 
-#include <spdlog/spdlog.h>
+#include "log/log.h"
 
 namespace petstore::es {
 
@@ -15,7 +15,7 @@ void OwnerHints::record(std::int32_t partition, const std::string& url) noexcept
     const std::lock_guard lock(mutex_);
     cache_[partition] = {url, std::chrono::steady_clock::now() + cache_for_};
   } catch (const std::exception& e) {
-    spdlog::warn("owner hint for {} partition {} not recorded ({})", key_, partition, e.what());
+    log::warn("owner hint for {} partition {} not recorded ({})", key_, partition, e.what());
   }
 }
 
@@ -35,7 +35,7 @@ std::string OwnerHints::lookup(std::int32_t partition) {
       return reply->type == REDIS_REPLY_STRING ? std::string(redis::as_string(*reply)) : std::string();
     });
   } catch (const std::exception& e) {
-    spdlog::warn("owner hint for {} partition {} not read ({})", key_, partition, e.what());
+    log::warn("owner hint for {} partition {} not read ({})", key_, partition, e.what());
     return {};
   }
   const std::lock_guard lock(mutex_);

@@ -1,12 +1,11 @@
 #include "es/owner_log.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <thread>
 
 #include "es/errc.h"
 #include "events/kafka_binding.h"
+#include "log/log.h"
 
 namespace petstore::es {
 
@@ -51,7 +50,7 @@ void OwnerLog::follow() {
       // A claim the broker did not take in time: the partition stays
       // unowned here (commands on it get NotOwner) and is claimed again on
       // the next poll.
-      spdlog::warn("owner {} of {}: {}; trying again", settings_.owner, settings_.topic, e.what());
+      log::warn("owner {} of {}: {}; trying again", settings_.owner, settings_.topic, e.what());
       std::this_thread::sleep_for(settings_.poll);
     }
   }

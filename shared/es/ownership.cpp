@@ -3,9 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include <spdlog/spdlog.h>
-
 #include "es/errc.h"
+#include "log/log.h"
 
 namespace petstore::es {
 
@@ -52,7 +51,7 @@ void Ownership::poll(std::chrono::milliseconds wait) {
         });
         // A claim folds the partition's whole history: how long that took
         // is what a replica's readiness waits for after a rebalance.
-        spdlog::info(
+        log::info(
             "owner {} claimed {}/{} at epoch {}: {} records folded in {} ms", settings_.owner,
             settings_.topic, p, epoch, folded,
             std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)

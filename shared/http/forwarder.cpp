@@ -9,9 +9,8 @@
 #include <string_view>
 #include <system_error>
 
-#include <spdlog/spdlog.h>
-
 #include "es/errc.h"
+#include "log/log.h"
 #include "text/ascii.h"
 
 namespace petstore::http {
@@ -86,7 +85,7 @@ std::optional<int> Forwarder::send(const std::string& owner_url, const std::stri
   const auto result = client.send(out);
   client.set_read_timeout(settings_.read_timeout);
   if (!result) {
-    spdlog::warn("sending {} to {} failed: {}", path, owner_url, httplib::to_string(result.error()));
+    log::warn("sending {} to {} failed: {}", path, owner_url, httplib::to_string(result.error()));
     drop_client(owner_url);
     return std::nullopt;
   }
@@ -126,8 +125,8 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   out.body = req.body;
   const auto answer = client.send(out);
   if (!answer) {
-    spdlog::warn("forwarding {} {} to {} failed: {}", req.method, req.path, owner_url,
-                 httplib::to_string(answer.error()));
+    log::warn("forwarding {} {} to {} failed: {}", req.method, req.path, owner_url,
+              httplib::to_string(answer.error()));
     drop_client(owner_url);
     return false;
   }

@@ -1,13 +1,12 @@
 #include "http/response.h"
 
-#include <spdlog/spdlog.h>
-
 #include "error/codes.h"
 #include "error/domain_error.h"
 #include "es/errc.h"
 #include "http/request.h"
 #include "json/reader.h"
 #include "kafka/handles.h"
+#include "log/log.h"
 #include "redis/connection.h"
 
 namespace petstore::http {
@@ -85,21 +84,21 @@ ApiError error_from(const std::exception_ptr& failure) {
   } catch (const es::Error& e) {
     return error_from(e);
   } catch (const redis::Unavailable& e) {
-    spdlog::warn("redis unavailable: {}", e.what());
+    log::warn("redis unavailable: {}", e.what());
     return ApiError(503, codes::kStoreUnavailable, "the read model store is unavailable; retry later")
         .retry_after(1);
   } catch (const kafka::Unavailable& e) {
-    spdlog::warn("kafka unavailable: {}", e.what());
+    log::warn("kafka unavailable: {}", e.what());
     return ApiError(503, codes::kBrokerUnavailable,
                     e.possibly_persisted() ? "the event log did not confirm the write in time; it may still "
                                              "be applied, retry with the same Idempotency-Key"
                                            : "the event log is unavailable; nothing was written, retry later")
         .retry_after(1);
   } catch (const std::exception& e) {
-    spdlog::error("unhandled error: {}", e.what());
+    log::error("unhandled error: {}", e.what());
     return ApiError(500, codes::kInternalError, "internal error");
   } catch (...) {
-    spdlog::error("unhandled non-standard exception");
+    log::error("unhandled non-standard exception");
     return ApiError(500, codes::kInternalError, "internal error");
   }
 }

@@ -10,12 +10,11 @@
 
 #include <stdexcept>
 
-#include <spdlog/spdlog.h>
-
 #include "error/codes.h"
 #include "http/response.h"
 #include "http/response_cork.h"
 #include "http/task_queue.h"
+#include "log/log.h"
 #include "net/own_sockets.h"
 
 namespace petstore::http {
@@ -254,7 +253,7 @@ void Server::bind() {
   // of connections then waits for SYN retransmits (1 s and more). Linux takes
   // a second listen() on a listening socket as a new backlog.
   if (listen_fd_ >= 0 && ::listen(listen_fd_, options_.listen_backlog) != 0) {
-    spdlog::warn("could not raise the listen backlog to {}", options_.listen_backlog);
+    log::warn("could not raise the listen backlog to {}", options_.listen_backlog);
   }
 }
 

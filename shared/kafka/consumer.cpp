@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include <spdlog/spdlog.h>
+#include "log/log.h"
 
 namespace petstore::kafka {
 
@@ -55,7 +55,7 @@ void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_to
                             void* opaque) {
   auto* self = static_cast<Consumer*>(opaque);
   if (err != RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-    spdlog::info("kafka: partitions revoked");
+    log::info("kafka: partitions revoked");
     rd_kafka_assign(rk, nullptr);
     return;
   }
@@ -74,12 +74,12 @@ void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_to
   } catch (const std::exception& e) {
     // Without our applied positions we cannot resume safely; starting from
     // the beginning is always correct because applying is idempotent.
-    spdlog::warn("kafka: cannot read applied positions ({}), replaying from the start", e.what());
+    log::warn("kafka: cannot read applied positions ({}), replaying from the start", e.what());
     for (int i = 0; i < parts->cnt; ++i) {
       parts->elems[i].offset = RD_KAFKA_OFFSET_BEGINNING;
     }
   }
-  spdlog::info("kafka: {} partitions assigned", parts->cnt);
+  log::info("kafka: {} partitions assigned", parts->cnt);
   rd_kafka_assign(rk, parts);
 }
 
@@ -94,7 +94,7 @@ std::vector<Message> Consumer::poll(size_t max, std::chrono::milliseconds wait) 
     }
     if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        spdlog::warn("kafka consumer: {}", rd_kafka_message_errstr(m.get()));
+        log::warn("kafka consumer: {}", rd_kafka_message_errstr(m.get()));
       }
       continue;
     }

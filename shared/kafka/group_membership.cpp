@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <spdlog/spdlog.h>
+#include "log/log.h"
 
 namespace petstore::kafka {
 
@@ -49,7 +49,7 @@ void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
     if (const ErrorPtr e(rd_kafka_incremental_assign(rk, parts)); e) {
       // The group goes on without this member's answer: a rebalance that
       // follows takes the partitions back.
-      spdlog::warn("kafka: cannot add partitions to the assignment: {}", rd_kafka_error_string(e.get()));
+      log::warn("kafka: cannot add partitions to the assignment: {}", rd_kafka_error_string(e.get()));
     }
     for (int i = 0; i < parts->cnt; ++i) {
       self->assigned_.push_back(parts->elems[i].partition);
@@ -64,7 +64,7 @@ void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
   self->assigned_now_ = false;
   if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
     if (const ErrorPtr e(rd_kafka_incremental_unassign(rk, parts)); e) {
-      spdlog::warn("kafka: cannot remove partitions from the assignment: {}", rd_kafka_error_string(e.get()));
+      log::warn("kafka: cannot remove partitions from the assignment: {}", rd_kafka_error_string(e.get()));
     }
     for (int i = 0; i < parts->cnt; ++i) {
       std::erase(self->assigned_, parts->elems[i].partition);

@@ -4,8 +4,7 @@
 #include <future>
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
+#include "log/log.h"
 #include "projection/runner.h"
 
 namespace petstore::projection {
@@ -186,7 +185,7 @@ bool Reactor::handle_together(const std::vector<Group>& groups) {
     } catch (const std::exception& e) {
       // As in handle_group: each group's events from this round on are
       // handled again in full.
-      spdlog::warn(
+      log::warn(
           "reactor {}: round {} of a batch not confirmed ({}); handling its events and those after again",
           settings_.group_id, r, e.what());
       for (auto& f : from) {
@@ -221,9 +220,9 @@ bool Reactor::handle_group(const Group& events) {
       // Its event was not read back: the writer gave up its epoch, and the
       // events begun after it were decided on a fold that held it. Each is
       // idempotent against the log, so all are handled again in full.
-      spdlog::warn("reactor {}: {}@{}:{} not confirmed ({}); handling it and the {} after it again",
-                   settings_.group_id, events[i]->topic, events[i]->partition, events[i]->offset, e.what(),
-                   events.size() - i - 1);
+      log::warn("reactor {}: {}@{}:{} not confirmed ({}); handling it and the {} after it again",
+                settings_.group_id, events[i]->topic, events[i]->partition, events[i]->offset, e.what(),
+                events.size() - i - 1);
       return std::all_of(events.begin() + static_cast<std::ptrdiff_t>(i), events.end(),
                          [this](const auto* m) { return until_done(*m, [&] { reaction_.handle(*m); }); });
     }
@@ -244,8 +243,8 @@ bool Reactor::until_done(const kafka::Message& m, const std::function<void()>& s
       step();
       return true;
     } catch (const std::exception& e) {
-      spdlog::warn("reactor {}: {}@{}:{} not handled yet ({}); retrying", settings_.group_id, m.topic,
-                   m.partition, m.offset, e.what());
+      log::warn("reactor {}: {}@{}:{} not handled yet ({}); retrying", settings_.group_id, m.topic,
+                m.partition, m.offset, e.what());
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::milliseconds(1000));
     }

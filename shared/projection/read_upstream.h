@@ -4,11 +4,10 @@
 #include <stdexcept>
 #include <string_view>
 
-#include <spdlog/spdlog.h>
-
 #include "events/envelope.h"
 #include "events/kafka_binding.h"
 #include "kafka/consumer.h"
+#include "log/log.h"
 
 namespace petstore::projection {
 
@@ -21,7 +20,7 @@ auto read_upstream(const kafka::Message& m, std::string_view reader, Read read)
   try {
     return read(events::from_message(m));
   } catch (const std::invalid_argument& e) {
-    spdlog::error("{}: ignoring {}@{}:{}: {}", reader, m.topic, m.partition, m.offset, e.what());
+    log::error("{}: ignoring {}@{}:{}: {}", reader, m.topic, m.partition, m.offset, e.what());
     return std::nullopt;
   }
 }

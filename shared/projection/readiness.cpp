@@ -1,12 +1,11 @@
 #include "projection/readiness.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 
 #include "embedded/readiness.lua.h"
 #include "events/envelope.h"
 #include "json/writer.h"
+#include "log/log.h"
 
 namespace petstore::projection {
 namespace {
@@ -81,7 +80,7 @@ void Readiness::loop() {
       // Redis or Kafka is out: the marker cannot be read, so the state stays
       // as it was; the writes themselves fail on their own.
       if (std::chrono::steady_clock::now() - last_failure > kLogEvery) {
-        spdlog::warn("{} read model: readiness check failed: {}", service_, e.what());
+        log::warn("{} read model: readiness check failed: {}", service_, e.what());
         last_failure = std::chrono::steady_clock::now();
       }
     }
@@ -118,10 +117,10 @@ void Readiness::begin_rebuild(bool starting) {
     progress_ = {false, true, 0, total, 0};
   }
   if (starting) {
-    spdlog::info("{} read model: starting; ready once it holds the log's {} events in {} partitions",
-                 service_, total, targets_.size());
+    log::info("{} read model: starting; ready once it holds the log's {} events in {} partitions", service_,
+              total, targets_.size());
   } else {
-    spdlog::warn(
+    log::warn(
         "{} read model: not ready (missing, wiped or behind); rebuilding it from the log: {} events "
         "in {} partitions",
         service_, total, targets_.size());
@@ -170,16 +169,16 @@ void Readiness::check() {
   if (done) {
     progress_.rebuilding = false;
     ready_ = true;
-    spdlog::info("{} read model: ready; {} {} of {} events in {:.1f} s", service_,
-                 starting_ ? "caught up with" : "rebuilt", applied, progress_.total, progress_.seconds);
+    log::info("{} read model: ready; {} {} of {} events in {:.1f} s", service_,
+              starting_ ? "caught up with" : "rebuilt", applied, progress_.total, progress_.seconds);
   } else if (std::chrono::steady_clock::now() - logged_ >= kLogEvery) {
     logged_ = std::chrono::steady_clock::now();
-    spdlog::info("{} read model: rebuilding, {} of {} events applied ({:.0f}%, {:.1f} s)", service_, applied,
-                 progress_.total,
-                 progress_.total > 0
-                     ? 100.0 * static_cast<double>(applied) / static_cast<double>(progress_.total)
-                     : 100.0,
-                 progress_.seconds);
+    log::info("{} read model: rebuilding, {} of {} events applied ({:.0f}%, {:.1f} s)", service_, applied,
+              progress_.total,
+              progress_.total > 0
+                  ? 100.0 * static_cast<double>(applied) / static_cast<double>(progress_.total)
+                  : 100.0,
+              progress_.seconds);
   }
 }
 

@@ -1,12 +1,11 @@
 #include "projection/runner.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <stdexcept>
 
 #include "embedded/record_positions.lua.h"
 #include "json/writer.h"
+#include "log/log.h"
 #include "redis/script.h"
 
 namespace petstore::projection {
@@ -101,7 +100,7 @@ bool Runner::until_done(const char* what, const std::function<void()>& step) {
       return true;
     } catch (const std::exception& e) {
       ++stats_.redis_failures;
-      spdlog::warn("projection: {} failed ({}); retrying", what, e.what());
+      log::warn("projection: {} failed ({}); retrying", what, e.what());
       if (stop_) {
         return false;
       }
@@ -127,7 +126,7 @@ std::vector<kafka::TopicPartition> Runner::lost_partitions(kafka::Consumer& cons
 
 bool Runner::resume_lost(kafka::Consumer& consumer, const std::vector<kafka::TopicPartition>& lost) {
   for (const auto& tp : lost) {
-    spdlog::warn(
+    log::warn(
         "projection: the read model lost {}:{} (applied through {} here); replaying it from its "
         "recorded position",
         tp.topic, tp.partition, applied_[tp]);

@@ -1,10 +1,9 @@
 #include "projection/script_applier.h"
 
-#include <spdlog/spdlog.h>
-
 #include "embedded/apply_prelude.lua.h"
 #include "es/epoch.h"
 #include "events/kafka_binding.h"
+#include "log/log.h"
 
 namespace petstore::projection {
 namespace {
@@ -62,8 +61,7 @@ void ScriptApplier::queue(redis::Connection& conn, const kafka::Message& m, std:
     check(envelope);
     event = events::to_structured_json(envelope);
   } catch (const std::invalid_argument& e) {
-    spdlog::error("projection: skipping {}@{}: not a valid {} event: {}", field, m.offset, service_,
-                  e.what());
+    log::error("projection: skipping {}@{}: not a valid {} event: {}", field, m.offset, service_, e.what());
   }
   // Without an event (''), the script only records the position.
   apply_.append(conn, keys(), {field, position, base_, event});

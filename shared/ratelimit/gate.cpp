@@ -1,10 +1,9 @@
 #include "ratelimit/gate.h"
 
-#include <spdlog/spdlog.h>
-
 #include "apikeys/api_key.h"
 #include "error/codes.h"
 #include "http/response.h"
+#include "log/log.h"
 #include "redis/connection.h"
 
 namespace petstore::ratelimit {
@@ -87,7 +86,7 @@ std::optional<Decision> Gate::checked(const std::function<Decision()>& check, ht
   } catch (const redis::Unavailable& e) {
     // Fail closed: every route reads or writes Redis, so a request admitted
     // without the limiter could not be served either; answer at once instead.
-    spdlog::warn("rate limiter: redis unavailable: {}", e.what());
+    log::warn("rate limiter: redis unavailable: {}", e.what());
     http::send_error(res, ApiError(503, codes::kRateLimiterUnavailable,
                                    "the rate limiter cannot reach its store; retry later")
                               .retry_after(1));

@@ -4,9 +4,8 @@
 #include <memory>
 #include <thread>
 
-#include <spdlog/spdlog.h>
-
 #include "http/server.h"
+#include "log/log.h"
 #include "log/logging.h"
 
 namespace petstore::service {
@@ -37,8 +36,8 @@ int serve(const std::string& name, int default_port, const Factory& make,
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     if (!service->ready()) {
-      spdlog::info("{}: read model not ready after {} ms; listening, /readyz reports the rebuild", name,
-                   grace.count());
+      log::info("{}: read model not ready after {} ms; listening, /readyz reports the rebuild", name,
+                grace.count());
     }
 
     http::Server server(cfg.http, service->router());
@@ -57,15 +56,15 @@ int serve(const std::string& name, int default_port, const Factory& make,
     std::thread stopper([&server, &local, &stop_signals] {
       int sig = 0;
       sigwait(&stop_signals, &sig);
-      spdlog::info("signal {}: stopping", sig);
+      log::info("signal {}: stopping", sig);
       server.stop();
       if (local) {
         local->stop();
       }
     });
-    spdlog::info("{} listening on http://{}:{}{} (kafka {}, redis {}:{})", name, cfg.http.host, cfg.http.port,
-                 local ? " and on unix:" + cfg.http_unix_socket : "", cfg.kafka_brokers, cfg.redis.host,
-                 cfg.redis.port);
+    log::info("{} listening on http://{}:{}{} (kafka {}, redis {}:{})", name, cfg.http.host, cfg.http.port,
+              local ? " and on unix:" + cfg.http_unix_socket : "", cfg.kafka_brokers, cfg.redis.host,
+              cfg.redis.port);
     server.serve();
     stopper.join();
     if (local_serving.joinable()) {
@@ -73,10 +72,10 @@ int serve(const std::string& name, int default_port, const Factory& make,
     }
     // Every connection has been answered; the service (consumers, then the
     // producer, which flushes what it still holds) stops as it goes out of scope.
-    spdlog::info("{} stopped serving; flushing the event log producer", name);
+    log::info("{} stopped serving; flushing the event log producer", name);
     return 0;
   } catch (const std::exception& e) {
-    spdlog::critical("{}: {}", name, e.what());
+    log::critical("{}: {}", name, e.what());
     return 1;
   }
 }

@@ -6,9 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <spdlog/spdlog.h>
-
 #include "journal/restore.h"
+#include "log/log.h"
 
 namespace petstore::tools {
 
@@ -49,15 +48,15 @@ BrokerProgram::BrokerProgram(int brokers, const std::vector<journal::TopicSpec>&
       store_->record_topic(t);  // throws if the journal knows it with another partition count
     }
     cluster_.create_topic(t.name, t.partitions);
-    spdlog::info("created topic {} with {} partitions", t.name, t.partitions);
+    log::info("created topic {} with {} partitions", t.name, t.partitions);
   }
   if (!store_) {
     return;
   }
-  spdlog::info("journal: restoring the log kept in {}", data_dir->string());
+  log::info("journal: restoring the log kept in {}", data_dir->string());
   const auto restored = journal::restore(*store_, cluster_.bootstrap());
-  spdlog::info("journal: {} records restored in {:.1f} s ({:.0f}/s)", restored.records, restored.seconds,
-               restored.seconds > 0 ? static_cast<double>(restored.records) / restored.seconds : 0.0);
+  log::info("journal: {} records restored in {:.1f} s ({:.0f}/s)", restored.records, restored.seconds,
+            restored.seconds > 0 ? static_cast<double>(restored.records) / restored.seconds : 0.0);
   recorder_ = std::make_unique<journal::Recorder>(*store_, cluster_.bootstrap(), restored.next);
   recorder_->start();
 }
@@ -88,10 +87,10 @@ void BrokerProgram::stop() {
   const bool complete = recorder_->drain_and_stop(std::chrono::seconds(20));
   const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   if (complete) {
-    spdlog::info("journal: complete and synced ({} records this run; {:.2f} s to stop)",
-                 recorder_->recorded(), seconds);
+    log::info("journal: complete and synced ({} records this run; {:.2f} s to stop)", recorder_->recorded(),
+              seconds);
   } else {
-    spdlog::error("journal: the end of the log was not reached within 20 s; records after it are lost");
+    log::error("journal: the end of the log was not reached within 20 s; records after it are lost");
   }
   recorder_.reset();
 }

@@ -9,11 +9,11 @@
 #include <thread>
 
 #include <httplib.h>
-#include <spdlog/spdlog.h>
 
 #include "broker_program.h"
 #include "config/env.h"
 #include "control_api.h"
+#include "log/log.h"
 
 int main() {
   try {
@@ -55,13 +55,13 @@ int main() {
       std::rename(tmp.c_str(), bootstrap_file.c_str());
     }
     std::cout << cluster.bootstrap() << std::endl;
-    spdlog::info("mock kafka cluster: {} brokers at {}, control API on {}:{}{}", brokers, cluster.bootstrap(),
-                 control_host, control_port,
-                 data_dir.empty() ? ", log in memory only" : ", log kept in " + data_dir);
+    petstore::log::info("mock kafka cluster: {} brokers at {}, control API on {}:{}{}", brokers,
+                        cluster.bootstrap(), control_host, control_port,
+                        data_dir.empty() ? ", log in memory only" : ", log kept in " + data_dir);
 
     int sig = 0;
     sigwait(&signals, &sig);
-    spdlog::info("signal {}: stopping", sig);
+    petstore::log::info("signal {}: stopping", sig);
     if (!bootstrap_file.empty()) {
       std::remove(bootstrap_file.c_str());
     }
@@ -70,7 +70,7 @@ int main() {
     control_thread.join();
     return 0;
   } catch (const std::exception& e) {
-    spdlog::critical("kafka-mock-broker: {}", e.what());
+    petstore::log::critical("kafka-mock-broker: {}", e.what());
     return 1;
   }
 }

@@ -1,9 +1,8 @@
 #include "app/order_commands.h"
 
-#include <spdlog/spdlog.h>
-
 #include "domain/errors.h"
 #include "events/envelope.h"
+#include "log/log.h"
 
 namespace petstore::orders {
 namespace {
@@ -104,7 +103,7 @@ void OrderCommands::record_outcome(const StockOutcome& outcome) {
   } catch (const DomainError& e) {
     // The owner folded its whole partition, so an order it does not know was
     // never placed: the inventory answered a record no orders replica wrote.
-    spdlog::error("orders: stock outcome for order {} ignored: {}", outcome.order_id, e.what());
+    log::error("orders: stock outcome for order {} ignored: {}", outcome.order_id, e.what());
   }
 }
 

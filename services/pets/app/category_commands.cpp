@@ -1,12 +1,11 @@
 #include "app/category_commands.h"
 
-#include <spdlog/spdlog.h>
-
 #include "domain/decide.h"
 #include "domain/errors.h"
 #include "embedded/close_category.lua.h"
 #include "es/errc.h"
 #include "kafka/handles.h"
+#include "log/log.h"
 
 namespace petstore::pets {
 namespace {
@@ -85,7 +84,7 @@ void CategoryCommands::reopen(std::int64_t id) noexcept {
                         {"0", "1", std::to_string(id)});
     });
   } catch (const std::exception& e) {
-    spdlog::warn("category {} stays closing until its lease ends: {}", id, e.what());
+    log::warn("category {} stays closing until its lease ends: {}", id, e.what());
   }
 }
 

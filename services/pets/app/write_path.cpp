@@ -1,9 +1,8 @@
 #include "app/write_path.h"
 
-#include <spdlog/spdlog.h>
-
 #include "domain/errors.h"
 #include "embedded/claims.lua.h"
+#include "log/log.h"
 
 namespace petstore::pets {
 
@@ -42,7 +41,7 @@ void WritePath::release_claim(std::int64_t category_id, const std::string& token
       return c.command({"ZREM", keys_.claims(category_id), token});
     });
   } catch (const std::exception& e) {
-    spdlog::warn("claim on category {} not released ({}); it expires with its lease", category_id, e.what());
+    log::warn("claim on category {} not released ({}); it expires with its lease", category_id, e.what());
   }
 }
 

@@ -3,7 +3,7 @@
 #include <array>
 #include <stdexcept>
 
-#include <spdlog/spdlog.h>
+#include "log/log.h"
 
 namespace petstore::tools::journal {
 namespace {
@@ -127,7 +127,7 @@ void Recorder::run() {
     } catch (const std::exception& e) {
       // A full disk or a failed write: keep trying, loudly; the records are
       // still in the broker's memory until it is stopped.
-      spdlog::error("journal: {}", e.what());
+      log::error("journal: {}", e.what());
       std::this_thread::sleep_for(std::chrono::seconds(1));
     }
   }
@@ -152,7 +152,7 @@ std::size_t Recorder::step(std::chrono::milliseconds wait) {
         mark_broken(key, "records of " + key.first + " [" + std::to_string(key.second) +
                              "] were dropped by the broker before the journal read them");
       } else if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-        spdlog::warn("journal: {}", rd_kafka_message_errstr(m.get()));
+        log::warn("journal: {}", rd_kafka_message_errstr(m.get()));
       }
       continue;
     }
@@ -212,8 +212,7 @@ bool Recorder::drain_and_stop(std::chrono::milliseconds limit) {
       if (const auto e = rd_kafka_query_watermark_offsets(rk_.get(), key.first.c_str(), key.second, &low,
                                                           &high, kQueryTimeoutMs);
           e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        spdlog::error("journal: cannot read the end of {} [{}]: {}", key.first, key.second,
-                      rd_kafka_err2str(e));
+        log::error("journal: cannot read the end of {} [{}]: {}", key.first, key.second, rd_kafka_err2str(e));
         continue;
       }
       ends[key] = high;
@@ -240,7 +239,7 @@ void Recorder::mark_broken(const Key& key, std::string why) {
   // offset. The broker program's /healthz reports the problem.
   broken_[key] = true;
   reassign_ = true;
-  spdlog::critical("journal: {}", why);
+  log::critical("journal: {}", why);
   problem_ = std::move(why);
 }
 

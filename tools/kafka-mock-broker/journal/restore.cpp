@@ -5,9 +5,8 @@
 #include <chrono>
 #include <stdexcept>
 
-#include <spdlog/spdlog.h>
-
 #include "kafka/handles.h"
+#include "log/log.h"
 
 namespace petstore::tools::journal {
 namespace {
@@ -109,7 +108,7 @@ Restored restore(Store& store, const std::string& bootstrap) {
         produce(rk.get(), topic.name, p, r);
         rd_kafka_poll(rk.get(), 0);
         if (++out.records % kProgressEvery == 0) {
-          spdlog::info("journal: {} records restored", out.records);
+          log::info("journal: {} records restored", out.records);
         }
       });
       out.next[{topic.name, p}] = n;

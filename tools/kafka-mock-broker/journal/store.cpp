@@ -12,7 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <spdlog/spdlog.h>
+#include "log/log.h"
 
 namespace petstore::tools::journal {
 namespace fs = std::filesystem;
@@ -96,7 +96,7 @@ Store::Store(fs::path dir) : dir_(std::move(dir)) {
     if (fields >> t.name >> t.partitions && legal_topic(t.name) && t.partitions > 0) {
       topics_.push_back(t);
     } else if (!line.empty()) {
-      spdlog::warn("journal: ignoring the line '{}' of {}", line, path.string());
+      log::warn("journal: ignoring the line '{}' of {}", line, path.string());
     }
   }
 }
@@ -172,8 +172,8 @@ std::int64_t Store::load(const std::string& topic, std::int32_t partition,
   if (::truncate(path.c_str(), static_cast<off_t>(result.valid_bytes)) != 0) {
     fail("truncate", path);
   }
-  spdlog::warn("journal: {} [{}]: {}; kept {} records, moved the last {} bytes to {}", topic, partition,
-               result.problem, result.records, bytes.size() - result.valid_bytes, aside);
+  log::warn("journal: {} [{}]: {}; kept {} records, moved the last {} bytes to {}", topic, partition,
+            result.problem, result.records, bytes.size() - result.valid_bytes, aside);
   return static_cast<std::int64_t>(result.records);
 }
 
