@@ -18,6 +18,13 @@ log() {
 }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# The test tree's configuration (scripts/test; bench/compile-times times it):
+# AddressSanitizer and UndefinedBehaviorSanitizer over optimised code. -g1
+# (line tables) is all ASan and UBSan need for file:line stack traces; full
+# debug info made this build 6 min 10 s instead of 4 min 42 s.
+ASAN_TREE_FLAGS=(-DPETSTORE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPETSTORE_BUILD_TESTS=ON
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
+
 # build <dir> [cmake args...]: the compiler's output is shown only on failure.
 build() {
   local dir=$1; shift
