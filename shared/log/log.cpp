@@ -25,6 +25,11 @@ spdlog::level::level_enum to_spdlog(Level level) {
 
 }  // namespace
 
+void configure(const std::string& service, const std::string& level) {
+  spdlog::set_level(spdlog::level::from_str(level));
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ [" + service + " %P] %v");
+}
+
 bool enabled(Level level) noexcept {
   return spdlog::default_logger_raw()->should_log(to_spdlog(level));
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -9,7 +10,7 @@ namespace petstore::log {
 
 // The services' one way to write a log line: log::warn("lock {}: {}", key,
 // e.what()), formatted as fmt (and spdlog) format, checked at compile time,
-// and written by spdlog's default logger (log/logging.h configures it).
+// and written by spdlog's default logger (configure() sets it up).
 //
 // Why not spdlog::warn(...) itself: its templates format in the calling
 // unit, so every unit with a formatted spdlog call compiled fmt's whole
@@ -20,6 +21,11 @@ namespace petstore::log {
 // only fmt::format's argument packing; the formatting is fmt's compiled
 // library, and the writing is log.cpp's, compiled once.
 enum class Level { trace, debug, info, warn, error, critical };
+
+// Sets the level ("trace".."off") and a pattern that names the service, so
+// interleaved logs of several replicas stay readable. A composition root
+// calls it once, at start.
+void configure(const std::string& service, const std::string& level);
 
 // True when a line at `level` would be written (the configured level).
 bool enabled(Level level) noexcept;

@@ -6,7 +6,6 @@
 
 #include "http/server.h"
 #include "log/log.h"
-#include "log/logging.h"
 
 namespace petstore::service {
 

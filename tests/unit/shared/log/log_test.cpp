@@ -8,8 +8,6 @@
 #include <memory>
 #include <sstream>
 
-#include "log/logging.h"
-
 namespace {
 
 // An argument that counts how often it is formatted.
