@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "domain/errors.h"
-#include "events/envelope.h"
-#include "support/event_schema.h"
 
 namespace petstore::inventory {
 namespace {
@@ -77,54 +75,6 @@ TEST(InventoryDecide, StockBounds) {
   EXPECT_THROW(decide_set_stock(tracked(1), -1), DomainError);
   EXPECT_THROW(decide_set_stock(tracked(1), kMaxQuantity + 1), DomainError);
   EXPECT_THROW(decide_set_stock(Item{}, 1), DomainError);
-}
-
-TEST(InventoryStatus, StockDecidesForAnAvailablePet) {
-  EXPECT_EQ(effective_status(PetStatus::Available, 1, 0), PetStatus::Available);
-  EXPECT_EQ(effective_status(PetStatus::Available, 0, 2), PetStatus::Pending);
-  EXPECT_EQ(effective_status(PetStatus::Available, 0, 0), PetStatus::Sold);
-  EXPECT_EQ(effective_status(PetStatus::Pending, 9, 0), PetStatus::Pending);
-  EXPECT_EQ(effective_status(PetStatus::Sold, 9, 0), PetStatus::Sold);
-}
-
-TEST(InventoryEvents, RoundTrip) {
-  const Event events[] = {Tracked{7, PetStatus::Pending, 3},
-                          PetStatusMirrored{7, PetStatus::Sold, 4},
-                          Untracked{7, 5},
-                          StockSet{7, 12},
-                          Reserved{7, 100, 2},
-                          Refused{7, 100, 2, OrderRefusal::UnknownPet},
-                          Released{7, 100, 2},
-                          Consumed{7, 100, 2}};
-  for (const auto& e : events) {
-    EXPECT_TRUE(testing::matches_published_schema(type_of(e), encode(e)));
-    const auto back = decode(type_of(e), encode(e));
-    EXPECT_EQ(encode(back), encode(e));
-    EXPECT_EQ(type_of(back), type_of(e));
-  }
-  EXPECT_THROW(decode("io.petstore.inventory.nope", "{}"), std::invalid_argument);
-  EXPECT_THROW(decode(Reserved::kType, R"({"petId":7})"), std::invalid_argument);
-}
-
-TEST(InventoryUpstream, ReadsPetAndOrderEvents) {
-  events::Envelope e;
-  e.type = "io.petstore.pet.status_changed";
-  e.subject = "7";
-  e.version = 4;
-  e.data = R"({"id":7,"from":"available","to":"sold"})";
-  const auto fact = read_pet_fact(e).value();
-  EXPECT_EQ(fact.status, PetStatus::Sold);
-  EXPECT_EQ(fact.pet_version, 4);
-  e.type = "io.petstore.category.created";
-  EXPECT_FALSE(read_pet_fact(e));
-  e.type = "io.petstore.order.placed";
-  e.subject = "100";
-  e.data = R"({"id":100,"petId":7,"quantity":2})";
-  const auto order = read_order_fact(e).value();
-  EXPECT_EQ(order.pet_id, 7);
-  EXPECT_EQ(order.quantity, 2);
-  e.type = "io.petstore.order.reserved";
-  EXPECT_FALSE(read_order_fact(e));
 }
 
 }  // namespace

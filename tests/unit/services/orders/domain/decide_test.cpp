@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "domain/errors.h"
-#include "support/event_schema.h"
-#include "text/datetime.h"
 
 namespace petstore::orders {
 namespace {
@@ -53,29 +51,6 @@ TEST(OrdersDecide, LifeCycle) {
   EXPECT_FALSE(decide_cancel(in(OrderStatus::Cancelled)));
   EXPECT_THROW(decide_cancel(in(OrderStatus::Completed)), DomainError);
   EXPECT_THROW(decide_cancel(in(OrderStatus::Rejected)), DomainError);
-}
-
-TEST(OrdersEvents, RoundTrip) {
-  const Event events[] = {OrderPlaced{1, 7, 2, "2026-12-01T00:00:00Z"},
-                          OrderPlaced{1, 7, 2, std::nullopt},
-                          OrderReserved{1, 7, 2},
-                          OrderRejected{1, 7, 2, OrderRefusal::PetNotAvailable},
-                          OrderCompleted{1, 7, 2, "2026-12-01T00:00:00Z"},
-                          OrderCancelled{1, 7, 2}};
-  for (const auto& e : events) {
-    EXPECT_TRUE(testing::matches_published_schema(type_of(e), encode(e)));
-    EXPECT_EQ(encode(decode(type_of(e), encode(e))), encode(e));
-  }
-}
-
-TEST(DateTime, Rfc3339) {
-  EXPECT_TRUE(text::is_date_time("2026-11-22T10:00:00Z"));
-  EXPECT_TRUE(text::is_date_time("2024-02-29T23:59:59.123+01:00"));
-  EXPECT_FALSE(text::is_date_time("2025-02-29T00:00:00Z"));
-  EXPECT_FALSE(text::is_date_time("2026-13-01T00:00:00Z"));
-  EXPECT_FALSE(text::is_date_time("2026-11-22T24:00:00Z"));
-  EXPECT_FALSE(text::is_date_time("2026-11-22"));
-  EXPECT_FALSE(text::is_date_time("tomorrow"));
 }
 
 }  // namespace
