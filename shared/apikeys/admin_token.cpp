@@ -24,6 +24,14 @@ AdminToken::Check AdminToken::check(const httplib::Request& req) const {
   if (!digest_) {
     return Check::Disabled;
   }
+  const auto sent = req.get_header_value_count("Authorization");
+  if (sent == 0) {
+    return Check::Missing;
+  }
+  // Two tokens are none: which one counts would be a guess.
+  if (sent > 1) {
+    return Check::Invalid;
+  }
   const auto auth = req.get_header_value("Authorization");
   if (auth.empty()) {
     return Check::Missing;

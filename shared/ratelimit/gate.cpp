@@ -31,11 +31,12 @@ ApiError over_budget(const Decision& d) {
       .retry_after(static_cast<int>(d.retry_after));
 }
 
-ApiError unauthenticated(Verdict why, bool key_sent) {
-  ApiError e = !key_sent ? ApiError(401, codes::kApiKeyMissing, "send your API key in the X-API-Key header")
-               : why == Verdict::Revoked
-                   ? ApiError(401, codes::kApiKeyRevoked, "this API key has been revoked")
-                   : ApiError(401, codes::kApiKeyInvalid, "this API key is not valid");
+ApiError unauthenticated(Verdict why, std::size_t keys_sent) {
+  ApiError e =
+      keys_sent == 0  ? ApiError(401, codes::kApiKeyMissing, "send your API key in the X-API-Key header")
+      : keys_sent > 1 ? ApiError(401, codes::kApiKeyInvalid, "send one X-API-Key header, not several")
+      : why == Verdict::Revoked ? ApiError(401, codes::kApiKeyRevoked, "this API key has been revoked")
+                                : ApiError(401, codes::kApiKeyInvalid, "this API key is not valid");
   e.headers.emplace_back("WWW-Authenticate", "ApiKey header=\"X-API-Key\"");
   return e;
 }
@@ -152,11 +153,9 @@ bool Gate::key_verdict(const httplib::Request& req, const Subject& key, const De
     return true;
   }
   if (d.verdict == Verdict::Unknown || d.verdict == Verdict::Revoked) {
-    const bool key_sent = req.has_header("X-API-Key");
-    return charge_address("addr:" + http::client_address(req, trusted_), anonymous_, req, res,
-                          [why = d.verdict, key_sent](httplib::Response& r) {
-                            http::send_error(r, unauthenticated(why, key_sent));
-                          });
+    return charge_address(
+        "addr:" + http::client_address(req, trusted_), anonymous_, req, res,
+        [why = d.verdict](httplib::Response& r) { http::send_error(r, unauthenticated(why, 1)); });
   }
   return answer(key, d, res);
 }
@@ -178,15 +177,19 @@ http::Admission Gate::start(const httplib::Request& req, httplib::Response& res,
     return http::Admission::decided(
         charge_address("admin:" + http::client_address(req, trusted_), admin_failures_, req, res, nullptr));
   }
-  const auto identity = apikeys::identify(req.get_header_value("X-API-Key"));
+  // A key is read only from a request that sends exactly one: two could
+  // name two callers, and whatever sits in front of a replica may take the
+  // other one for the caller.
+  const auto keys_sent = req.get_header_value_count("X-API-Key");
+  const auto identity = keys_sent == 1 ? apikeys::identify(req.get_header_value("X-API-Key"))
+                                       : std::optional<apikeys::KeyIdentity>();
   if (!identity) {
     // The caller's address pays for the attempt, so guessing keys is
     // limited (and banned) like any other traffic.
-    const bool key_sent = req.has_header("X-API-Key");
     return http::Admission::decided(charge_address("addr:" + http::client_address(req, trusted_), anonymous_,
-                                                   req, res, [key_sent](httplib::Response& r) {
+                                                   req, res, [keys_sent](httplib::Response& r) {
                                                      http::send_error(
-                                                         r, unauthenticated(Verdict::Unknown, key_sent));
+                                                         r, unauthenticated(Verdict::Unknown, keys_sent));
                                                    }));
   }
   Subject key{identity->id, identity->digest};

@@ -414,6 +414,7 @@ std::vector<Case> cases(const std::string& revoked_key) {
   const std::string auth = "authentication";
   add(simple(auth, "no API key", wire(get_pets, "", "", false), {401}));
   add(simple(auth, "malformed API key", wire(get_pets, "X-API-Key: not-a-key\r\n", "", false), {401}));
+  add(simple(auth, "the valid API key sent twice", wire(get_pets, "X-API-Key: @KEY@\r\n"), {401}));
   add(simple(auth, "API key with %00 (cpp-httplib decodes header values)",
              wire(get_pets, "X-API-Key: abc%00def\r\n", "", false), {400, 401}));
   add(simple(auth, "revoked API key", wire(get_pets, "X-API-Key: " + revoked_key + "\r\n", "", false),
@@ -425,6 +426,12 @@ std::vector<Case> cases(const std::string& revoked_key) {
   add(simple(auth, "admin API without a token", wire("GET /admin/keys HTTP/1.1", "", "", false), {401}));
   add(simple(auth, "admin API with a wrong token",
              wire("GET /admin/keys HTTP/1.1", "Authorization: Bearer wrong\r\n", "", false), {403}));
+  // nginx refuses a second Authorization itself (400), as it does a second Host.
+  add(simple(auth, "admin API with the right token, then a wrong one",
+             wire("GET /admin/keys HTTP/1.1",
+                  std::string("Authorization: Bearer ") + kAdminToken + "\r\nAuthorization: Bearer wrong\r\n",
+                  "", false),
+             {400, 403}));
   add(simple(
       auth, "admin API with a token of 8,000 bytes",
       wire("GET /admin/keys HTTP/1.1", "Authorization: Bearer " + std::string(8000, 't') + "\r\n", "", false),

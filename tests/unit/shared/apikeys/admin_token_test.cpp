@@ -74,6 +74,16 @@ TEST(AdminToken, AnythingButTheTokenAfterBearerIsInvalid) {
   }
 }
 
+TEST(AdminToken, TwoAuthorizationHeadersAreInvalidEvenWithTheTokenAmongThem) {
+  const AdminToken token{std::string(kToken)};
+  auto req = with_authorization(std::string("Bearer ") + kToken);
+  req.headers.emplace("Authorization", "Bearer wrong");
+  EXPECT_EQ(token.check(req), AdminToken::Check::Invalid);
+  req = with_authorization(std::string("Bearer ") + kToken);
+  req.headers.emplace("Authorization", std::string("Bearer ") + kToken);
+  EXPECT_EQ(token.check(req), AdminToken::Check::Invalid);
+}
+
 TEST(AdminToken, WithoutAConfiguredTokenTheAdminApiIsDisabled) {
   // Unset, or set to nothing: an empty token would otherwise match an empty
   // one presented.
