@@ -139,8 +139,13 @@ std::string next_link(const httplib::Request& req, std::int64_t next_cursor) {
 }
 
 std::optional<std::string> idempotency_key(const httplib::Request& req) {
-  if (!req.has_header("Idempotency-Key")) {
+  const auto sent = req.get_header_value_count("Idempotency-Key");
+  if (sent == 0) {
     return std::nullopt;
+  }
+  // One key names one operation; of two, either could be the client's.
+  if (sent > 1) {
+    throw ApiException(ApiError(400, codes::kInvalidHeader, "send one Idempotency-Key header, not several"));
   }
   auto key = req.get_header_value("Idempotency-Key");
   bool visible = !key.empty() && key.size() <= 255;
@@ -155,10 +160,18 @@ std::optional<std::string> idempotency_key(const httplib::Request& req) {
 }
 
 void check_if_match(const httplib::Request& req, std::int64_t current_version) {
-  if (!req.has_header("If-Match")) {
+  const auto lines = req.get_header_value_count("If-Match");
+  if (lines == 0) {
     return;
   }
-  const auto header = req.get_header_value("If-Match");
+  // If-Match is a list, and a list may come on several field lines, which
+  // mean the same as one line joined with commas (RFC 9110, section 5.3).
+  // (nginx in front refuses a second line itself; a replica reached
+  // directly reads them all.)
+  std::string header = req.get_header_value("If-Match");
+  for (size_t i = 1; i < lines; ++i) {
+    header += ", " + req.get_header_value("If-Match", i);
+  }
   const auto expected = "\"" + std::to_string(current_version) + "\"";
   size_t pos = 0;
   bool any_tag = false;

@@ -71,11 +71,14 @@ std::optional<ApiError> check_headers(const httplib::Request& req, const Request
     return refuse(431,
                   "the request line and headers exceed " + std::to_string(limits.max_head_bytes) + " bytes");
   }
-  const auto hosts = req.get_header_value_count("Host");
-  if (hosts > 1) {
-    return refuse(400, "more than one Host header");
+  // Fields that hold one value (RFC 9110), which the service reads as one:
+  // a second one would be ignored, not read, so it is refused.
+  for (const char* single : {"Host", "Content-Type"}) {
+    if (req.get_header_value_count(single) > 1) {
+      return refuse(400, std::string("more than one ") + single + " header");
+    }
   }
-  if (hosts == 0 && req.version == "HTTP/1.1") {
+  if (req.get_header_value_count("Host") == 0 && req.version == "HTTP/1.1") {
     return refuse(400, "an HTTP/1.1 request needs a Host header");
   }
   return std::nullopt;

@@ -250,6 +250,18 @@ std::vector<Case> cases(const std::string& revoked_key) {
        {0, 200}});
   add(simple(framing, "HTTP/1.1 without Host", wire(get_pets, "", "", true, ""), {400}));
   add(simple(framing, "two Host headers", wire(get_pets, "Host: other.test\r\n"), {400}));
+  const std::string twice_body = R"({"name":"Twice"})";
+  const auto sized = "Content-Length: " + std::to_string(twice_body.size()) + "\r\n";
+  add(simple(framing, "two Content-Type headers",
+             wire("POST /categories HTTP/1.1",
+                  "Content-Type: application/json\r\nContent-Type: text/plain\r\n" + sized, twice_body),
+             {400}));
+  add(simple(
+      framing, "two Idempotency-Key headers",
+      wire("POST /categories HTTP/1.1",
+           "Content-Type: application/json\r\nIdempotency-Key: k-1\r\nIdempotency-Key: k-2\r\n" + sized,
+           twice_body),
+      {400}));
   add(simple(framing, "HTTP/1.0 without Host (valid)",
              "GET /pets?limit=1 HTTP/1.0\r\nX-API-Key: @KEY@\r\n\r\n", {200}));
   add(simple(framing, "HTTP/2.0 in the request line", wire("GET /pets HTTP/2.0"), {400}));

@@ -52,6 +52,14 @@ TEST(RequestGuard, HostAndHeaderBounds) {
   no_host.version = "HTTP/1.0";
   EXPECT_EQ(status_of(no_host), 0);
   EXPECT_EQ(status_of(request("GET", "/pets", {{"Host", "other"}})), 400);
+  EXPECT_EQ(
+      status_of(request(
+          "POST", "/pets",
+          {{"Content-Length", "2"}, {"Content-Type", "application/json"}, {"Content-Type", "text/plain"}})),
+      400);
+  EXPECT_EQ(
+      status_of(request("POST", "/pets", {{"Content-Length", "2"}, {"Content-Type", "application/json"}})),
+      0);
   httplib::Headers many;
   for (int i = 0; i < 101; ++i) {
     many.emplace("X-" + std::to_string(i), "v");

@@ -33,6 +33,16 @@ TEST(IfMatch, StrongComparisonOfEntityTags) {
   EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "3"), 3); }), 400);
 }
 
+TEST(IfMatch, SeveralFieldLinesAreOneList) {
+  auto req = with_header("If-Match", "\"2\"");
+  req.headers.emplace("If-Match", "\"3\"");
+  EXPECT_EQ(status_of([&] { check_if_match(req, 3); }), 0);
+  EXPECT_EQ(status_of([&] { check_if_match(req, 2); }), 0);
+  EXPECT_EQ(status_of([&] { check_if_match(req, 4); }), 412);
+  req.headers.emplace("If-Match", "4");
+  EXPECT_EQ(status_of([&] { check_if_match(req, 4); }), 400);
+}
+
 TEST(Query, UnknownRepeatedAndBadValues) {
   httplib::Request req;
   req.params.emplace("limit", "0");
@@ -66,6 +76,9 @@ TEST(IdempotencyKey, VisibleAsciiUpTo255) {
   EXPECT_FALSE(idempotency_key(httplib::Request{}).has_value());
   EXPECT_EQ(status_of([] { idempotency_key(with_header("Idempotency-Key", std::string(256, 'k'))); }), 400);
   EXPECT_EQ(status_of([] { idempotency_key(with_header("Idempotency-Key", "a b")); }), 400);
+  auto twice = with_header("Idempotency-Key", "abc-123");
+  twice.headers.emplace("Idempotency-Key", "abc-123");
+  EXPECT_EQ(status_of([&] { idempotency_key(twice); }), 400);
 }
 
 TEST(JsonBody, MediaTypeIsCaseInsensitive) {
