@@ -155,6 +155,7 @@ bool Gate::key_verdict(const httplib::Request& req, const Subject& key, const De
   if (d.verdict == Verdict::Unknown || d.verdict == Verdict::Revoked) {
     return charge_address(
         "addr:" + http::client_address(req, trusted_), anonymous_, req, res,
+        // One key was sent: start() identifies a key only then.
         [why = d.verdict](httplib::Response& r) { http::send_error(r, unauthenticated(why, 1)); });
   }
   return answer(key, d, res);
