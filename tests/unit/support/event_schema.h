@@ -39,4 +39,18 @@ inline ::testing::AssertionResult matches_published_schema(std::string_view type
   return ::testing::AssertionSuccess();
 }
 
+// A service's event, encoded, matches its published schema, and decodes
+// back to the same data, type and aggregate. The service's encode, type_of
+// and aggregate_of are found by argument-dependent lookup; `decode` is
+// given, since nothing of the event is among its arguments.
+template <typename Event, typename Decode>
+void expect_round_trip(const Event& e, const Decode& decode) {
+  const auto data = encode(e);
+  EXPECT_TRUE(matches_published_schema(type_of(e), data)) << data;
+  const Event back = decode(type_of(e), data);
+  EXPECT_EQ(encode(back), data);
+  EXPECT_EQ(type_of(back), type_of(e));
+  EXPECT_EQ(aggregate_of(back), aggregate_of(e));
+}
+
 }  // namespace petstore::testing

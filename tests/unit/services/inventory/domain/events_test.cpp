@@ -17,10 +17,8 @@ TEST(InventoryEvents, RoundTrip) {
                           Released{7, 100, 2},
                           Consumed{7, 100, 2}};
   for (const auto& e : events) {
-    EXPECT_TRUE(testing::matches_published_schema(type_of(e), encode(e)));
-    const auto back = decode(type_of(e), encode(e));
-    EXPECT_EQ(encode(back), encode(e));
-    EXPECT_EQ(type_of(back), type_of(e));
+    testing::expect_round_trip(
+        e, [](std::string_view type, std::string_view data) { return decode(type, data); });
   }
   EXPECT_THROW(decode("io.petstore.inventory.nope", "{}"), std::invalid_argument);
   EXPECT_THROW(decode(Reserved::kType, R"({"petId":7})"), std::invalid_argument);
