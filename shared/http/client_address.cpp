@@ -7,6 +7,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "http/request.h"
+
 namespace petstore::http {
 namespace {
 
@@ -99,10 +101,7 @@ std::string client_address(const httplib::Request& req, const TrustedProxies& tr
   }
   // Every X-Forwarded-For header, as one list (RFC 7239's predecessor
   // allows the header to be split over several fields).
-  std::string list;
-  for (size_t i = 0, n = req.get_header_value_count("X-Forwarded-For"); i < n; ++i) {
-    list += (list.empty() ? "" : ",") + req.get_header_value("X-Forwarded-For", i);
-  }
+  const auto list = field_list(req, "X-Forwarded-For");
   std::string_view rest(list);
   while (!rest.empty()) {
     const auto comma = rest.rfind(',');

@@ -138,6 +138,14 @@ std::string next_link(const httplib::Request& req, std::int64_t next_cursor) {
   return "<" + url + ">; rel=\"next\"";
 }
 
+std::string field_list(const httplib::Request& req, const char* name) {
+  std::string list;
+  for (size_t i = 0, n = req.get_header_value_count(name); i < n; ++i) {
+    list += (i == 0 ? "" : ",") + req.get_header_value(name, i);
+  }
+  return list;
+}
+
 std::optional<std::string> idempotency_key(const httplib::Request& req) {
   const auto sent = req.get_header_value_count("Idempotency-Key");
   if (sent == 0) {
@@ -164,14 +172,9 @@ void check_if_match(const httplib::Request& req, std::int64_t current_version) {
   if (lines == 0) {
     return;
   }
-  // If-Match is a list, and a list may come on several field lines, which
-  // mean the same as one line joined with commas (RFC 9110, section 5.3).
-  // (nginx in front refuses a second line itself; a replica reached
-  // directly reads them all.)
-  std::string header = req.get_header_value("If-Match");
-  for (size_t i = 1; i < lines; ++i) {
-    header += ", " + req.get_header_value("If-Match", i);
-  }
+  // A list, also over several lines (nginx in front refuses a second line
+  // itself; a replica reached directly reads them all).
+  const auto header = field_list(req, "If-Match");
   const auto expected = "\"" + std::to_string(current_version) + "\"";
   size_t pos = 0;
   bool any_tag = false;

@@ -38,6 +38,11 @@ readmodel::PageRequest page_request(const Query& q);
 // keeping every other query parameter of the request.
 std::string next_link(const httplib::Request& req, std::int64_t next_cursor);
 
+// A list-valued field as one comma-separated list: several field lines of
+// it mean the same as one line joined with commas (RFC 9110, section 5.3).
+// Empty when the request has none.
+std::string field_list(const httplib::Request& req, const char* name);
+
 // The Idempotency-Key header, if present: 1 to 255 visible ASCII characters.
 std::optional<std::string> idempotency_key(const httplib::Request& req);
 
