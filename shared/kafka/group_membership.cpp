@@ -36,7 +36,20 @@ GroupMembership::GroupMembership(const std::string& brokers, const std::string& 
 }
 
 GroupMembership::~GroupMembership() {
+  leave();
+}
+
+void GroupMembership::leave() {
+  if (left_) {
+    return;
+  }
+  left_ = true;
+  // Revokes what is assigned (the rebalance callback runs on this thread)
+  // and sends LeaveGroup, so the group rebalances without waiting for
+  // this member's session to time out.
   rd_kafka_consumer_close(rk_.get());
+  assigned_.clear();
+  assigned_now_ = false;
 }
 
 void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
@@ -76,6 +89,9 @@ void GroupMembership::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err,
 }
 
 std::vector<std::int32_t> GroupMembership::poll(std::chrono::milliseconds wait) {
+  if (left_) {
+    return {};
+  }
   // Messages fetched before the pause took effect, and errors, are dropped:
   // only the rebalance callback matters here.
   const MessagePtr m(rd_kafka_consumer_poll(rk_.get(), static_cast<int>(wait.count())));

@@ -25,8 +25,12 @@ class GroupMembership {
   GroupMembership& operator=(const GroupMembership&) = delete;
 
   // Serves the group protocol for up to `wait` and returns the partitions
-  // assigned to this member now, in order.
+  // assigned to this member now, in order; none once it has left.
   std::vector<std::int32_t> poll(std::chrono::milliseconds wait);
+  // Leaves the group now (the destructor's work, done early, once): its
+  // partitions go to the other members in the rebalance this starts.
+  // Not beside a poll: the caller's thread polls, or has stopped.
+  void leave();
   // Whether the group has assigned this member its share (none is a
   // share too) and no rebalance has taken it away since.
   [[nodiscard]] bool assigned() const { return assigned_now_; }
@@ -38,6 +42,7 @@ class GroupMembership {
   HandlePtr rk_;
   std::vector<std::int32_t> assigned_;
   bool assigned_now_ = false;
+  bool left_ = false;
 };
 
 }  // namespace petstore::kafka

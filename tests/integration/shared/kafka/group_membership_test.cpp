@@ -91,14 +91,19 @@ TEST_F(GroupMembershipTest, MembersShareThePartitionsOutAndALeaverHandsItsOnAtOn
   EXPECT_TRUE(std::ranges::is_sorted(both[0]) && std::ranges::is_sorted(both[1]));
   EXPECT_TRUE(a->assigned() && b->assigned());
 
-  // b leaves the group as it goes: a has every partition again sooner than
-  // a silent member's would reach it.
+  // b leaves the group (as a replica that stops does, before it goes; its
+  // destructor leaves too): a has every partition again sooner than a
+  // silent member's would reach it, and b, still there, is assigned none.
   static_assert(kLeaverHandOverBound < kSilentMemberHandOver);
   const auto left = Clock::now();
-  b.reset();
-  const auto after = poll_until({a.get()}, [](const auto& now) { return shared_out(now); });
+  b->leave();
+  EXPECT_FALSE(b->assigned());
+  const auto after = poll_until({a.get(), b.get()}, [](const auto& now) { return shared_out(now); });
   EXPECT_LT(Clock::now() - left, kLeaverHandOverBound);
   EXPECT_EQ(after[0], (std::vector<std::int32_t>{0, 1, 2, 3}));
+  EXPECT_TRUE(after[1].empty()) << "a member that left is assigned nothing";
+  b->leave();  // once is enough: a second leave does nothing
+  b.reset();
 }
 
 }  // namespace
