@@ -273,6 +273,9 @@ class AggregateWriter final : public Ownership::State {
   // better than 64; docs/performance.md, "Creates stick to a partition").
   static constexpr std::size_t kCreatesPerPartition = 64;
 
+  // Hands this replica's partitions to the others, for good (OwnerLog::resign).
+  void resign() { log_.resign(); }
+
   [[nodiscard]] std::vector<std::int32_t> owned() const { return log_.owned(); }
   // Whether this replica holds its share of the partitions (a rebalance
   // in progress, or a claim not made yet, makes it false).

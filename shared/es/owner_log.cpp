@@ -36,6 +36,11 @@ void OwnerLog::stop() {
   }
 }
 
+void OwnerLog::resign() {
+  stop();
+  ownership_.leave();
+}
+
 void OwnerLog::start() {
   open();
   thread_ = std::thread([this] { follow(); });

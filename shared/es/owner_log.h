@@ -67,6 +67,11 @@ class OwnerLog {
   // Stops following (joins the thread): the owner's state, which the
   // thread folds into, may go after this.
   void stop();
+  // Stops following and leaves the group (es::Ownership::leave): the
+  // partitions go to the other replicas now, and a command that still
+  // comes here is forwarded to its new owner once that one says where it
+  // answers (hold()). For a replica that stops.
+  void resign();
 
   // An event on its way: sent in the owner's epoch, not yet acknowledged.
   struct Sending {

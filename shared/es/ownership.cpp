@@ -97,6 +97,23 @@ void Ownership::release(std::int32_t partition, const PartitionWriter& writer) {
   }
 }
 
+void Ownership::leave() {
+  std::map<std::int32_t, std::shared_ptr<PartitionWriter>> gone;
+  {
+    const std::lock_guard lock(mutex_);
+    gone.swap(writers_);
+  }
+  for (const auto& [p, w] : gone) {
+    state_.forget(p);
+  }
+  membership_.leave();
+  // Nothing is assigned here any more, which is a share too: commands are
+  // forwarded to the new owners as soon as they say where they answer.
+  settled_ = true;
+  log::info("owner {} left the writers of {}: {} partitions handed over", settings_.owner, settings_.topic,
+            gone.size());
+}
+
 std::vector<std::int32_t> Ownership::owned() const {
   const std::lock_guard lock(mutex_);
   std::vector<std::int32_t> out;

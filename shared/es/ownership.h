@@ -59,6 +59,12 @@ class Ownership {
   // Drops `writer`, if it is still the partition's: the next poll claims
   // the partition anew while the group still assigns it here.
   void release(std::int32_t partition, const PartitionWriter& writer);
+  // Gives every partition up and leaves the group, for good: the writers go
+  // (a command finds none: NotOwner) and the state forgets their folds,
+  // then the group shares the partitions out among the other replicas at
+  // once. A replica that stops does it as soon as it has answered the
+  // requests in progress (service::serve). Not beside a poll.
+  void leave();
   [[nodiscard]] std::vector<std::int32_t> owned() const;
   // Whether the last poll ended with every partition the group assigns
   // here claimed (none assigned counts): the replica takes its share of

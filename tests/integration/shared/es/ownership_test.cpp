@@ -26,11 +26,15 @@ constexpr int kPartitions = 4;
 // Each partition's folded record values.
 class Folded : public es::Ownership::State {
  public:
-  void forget(std::int32_t partition) override { values[partition].clear(); }
+  void forget(std::int32_t partition) override {
+    values[partition].clear();
+    forgotten.push_back(partition);
+  }
   void fold(std::int32_t partition, const kafka::Message& m) override {
     values[partition].push_back(m.value);
   }
   std::map<std::int32_t, std::vector<std::string>> values;
+  std::vector<std::int32_t> forgotten;  // in order
 };
 
 class OwnershipTest : public ::testing::Test {
@@ -111,6 +115,33 @@ TEST_F(OwnershipTest, ReplicasShareThePartitionsAndTakeOverAStoppedOnesWithItsHi
   std::vector<std::string> folded;
   c.claim([&](const kafka::Message& m) { folded.push_back(m.value); });
   EXPECT_EQ(folded, (std::vector<std::string>{"before", "new"}));
+}
+
+// A replica that stops resigns (es::Ownership::leave) as soon as it has
+// answered its requests, while it still runs: its writers go and its folds
+// are forgotten at once, and the group hands every partition to the others.
+TEST_F(OwnershipTest, AReplicaThatLeavesGivesItsPartitionsUpAtOnceAndClaimsNoneAgain) {
+  Folded state_a;
+  Folded state_b;
+  auto a = replica("a", state_a);
+  auto b = replica("b", state_b);
+  ASSERT_TRUE(until({a.get(), b.get()}, [&] {
+    return !a->owned().empty() && !b->owned().empty() && a->owned().size() + b->owned().size() == kPartitions;
+  }));
+  const auto p = a->owned().front();
+  a->writer(p)->append(record("kept"));
+  const auto owned = a->owned();
+  state_a.forgotten.clear();
+
+  a->leave();
+  EXPECT_TRUE(a->owned().empty());
+  EXPECT_EQ(a->writer(p), nullptr) << "a command finds no writer here: NotOwner";
+  EXPECT_TRUE(a->settled()) << "none assigned is a share: commands are forwarded, not held";
+  EXPECT_EQ(state_a.forgotten, owned) << "every fold of a partition given up is dropped";
+
+  ASSERT_TRUE(until({a.get(), b.get()}, [&] { return b->owned().size() == kPartitions; }));
+  EXPECT_TRUE(a->owned().empty()) << "a replica that left claimed again";
+  EXPECT_EQ(state_b.values[p], (std::vector<std::string>{"kept"})) << "the new owner folds the history";
 }
 
 // A rebalance moves only the partitions that change hands (the
