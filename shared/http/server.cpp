@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include <stdexcept>
+#include <thread>
 
 #include "error/codes.h"
 #include "http/response.h"
@@ -76,6 +77,18 @@ void refuse_and_close(const httplib::Request& req, httplib::Response& res, const
     return false;
   });
 }
+
+// Counts a request as being handled for as long as it lives (Server::wait_handled).
+class Handling {
+ public:
+  explicit Handling(std::atomic<int>& count) : count_(count) { ++count_; }
+  ~Handling() { --count_; }
+  Handling(const Handling&) = delete;
+  Handling& operator=(const Handling&) = delete;
+
+ private:
+  std::atomic<int>& count_;
+};
 
 // Whether the response is already ours (an Error body, or one moved into a provider).
 bool has_content(const httplib::Response& res) {
@@ -267,6 +280,17 @@ void Server::stop() {
   server_.stop();
 }
 
+bool Server::wait_handled(std::chrono::milliseconds timeout) const {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (handling_.load() > 0) {
+    if (std::chrono::steady_clock::now() >= until) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
 httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& req, httplib::Response& res) {
   using R = httplib::Server::HandlerResponse;
   tl_pending.active = false;
@@ -313,6 +337,7 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
   if (!routable_method(req.method)) {
     // CONNECT, TRACE: cpp-httplib has no handler table for them (and the
     // inspection made sure they carry no body), so they are answered here.
+    const Handling handling(handling_);
     router_.handle(req, res, match);
     closing(req, res);
     return R::Handled;
@@ -327,6 +352,7 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
 
 void Server::serve_request(const httplib::Request& req, httplib::Response& res,
                            const httplib::ContentReader* body) {
+  const Handling handling(handling_);
   if (!tl_pending.active) {
     refuse_and_close(req, res, ApiError(500, codes::kInternalError, "internal error"), stopping_);
     return;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -65,6 +66,12 @@ class Server {
   // From any thread: stop accepting (the listening socket closes at once),
   // answer requests in progress with Connection: close, then return from serve().
   void stop();
+  // Waits until no request is being handled (one may still be on its way
+  // in), for at most `timeout`; false if one still was. After stop(), the
+  // moment the replica's part in the requests it accepted is done, though
+  // idle keep-alive connections may keep serve() from returning for
+  // keep_alive_timeout_s.
+  bool wait_handled(std::chrono::milliseconds timeout) const;
 
  private:
   httplib::Server::HandlerResponse before_routing(const httplib::Request& req, httplib::Response& res);
@@ -79,6 +86,7 @@ class Server {
   bool bound_unix_socket_ = false;  // the socket file is ours to remove
   std::atomic<TaskQueue*> queue_{nullptr};
   std::atomic<bool> stopping_{false};
+  std::atomic<int> handling_{0};  // requests between routing and their handler's end
 };
 
 }  // namespace petstore::http
