@@ -25,7 +25,7 @@ InventoryService::InventoryService(const config::ServiceConfig& cfg, Topics topi
       orders_reaction_(ledgers_, pets_seen_, platform_.log(), topics_.pets),
       stock_(ledgers_) {
   add_inventory_routes(router_, {stock_, read_});
-  platform_.add_writer(topics_.inventory, [this] { return writer_.settled(); });
+  platform_.add_writer(topics_.inventory, writer_);
   platform_.add_platform_routes(router_);
 }
 

@@ -21,7 +21,7 @@ OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics, An
       commands_(writer_, own_, read_, wait),
       outcomes_(commands_) {
   add_order_routes(router_, {commands_, read_, platform_.idempotency(), keys_});
-  platform_.add_writer(topics_.orders, [this] { return writer_.settled(); });
+  platform_.add_writer(topics_.orders, writer_);
   platform_.add_platform_routes(router_);
 }
 

@@ -38,8 +38,8 @@ PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
   const RouteDeps deps{pet_commands_, category_commands_, read_, platform_.idempotency(), keys_};
   add_pet_routes(router_, deps);
   add_category_routes(router_, deps);
-  platform_.add_writer(topics_.pets, [this] { return pet_writer_.settled(); });
-  platform_.add_writer(topics_.categories, [this] { return category_writer_.settled(); });
+  platform_.add_writer(topics_.pets, pet_writer_);
+  platform_.add_writer(topics_.categories, category_writer_);
   platform_.add_platform_routes(router_);
 }
 

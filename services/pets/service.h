@@ -28,6 +28,7 @@ class PetsService : public service::Service {
   void start() override;
   [[nodiscard]] const http::Router& router() const override { return router_; }
   [[nodiscard]] bool ready() const override { return platform_.ready(); }
+  void resign() override { platform_.resign(); }
 
  private:
   Topics topics_;

@@ -138,8 +138,19 @@ void Platform::stop() {
   runners_.clear();
 }
 
-void Platform::add_writer(std::string topic, std::function<bool()> settled) {
+void Platform::add_writer(std::string topic, std::function<bool()> settled, std::function<void()> resign) {
   writers_.push_back({std::move(topic), std::move(settled)});
+  resigns_.push_back(std::move(resign));
+}
+
+void Platform::resign() {
+  for (const auto& resign : resigns_) {
+    resign();
+  }
+  // The projection and the reactors go on until the replica exits: they
+  // need no listener (a reaction step for an aggregate another replica
+  // writes is relayed there), and moving them now would only move the gap
+  // of their rebalance forward.
 }
 
 bool Platform::ready() const {

@@ -76,10 +76,21 @@ class Platform {
   // The longest an append may take, from sending to reading it back.
   [[nodiscard]] std::chrono::milliseconds longest_append() const;
   // Ready (GET /readyz, and before a replica starts listening) also needs
-  // the single writer of `topic` to hold its share of it (`settled`); /readyz
-  // shows it under "writers". Reads are served meanwhile, and commands
-  // meanwhile get 503 writer_moving. Call before add_platform_routes.
-  void add_writer(std::string topic, std::function<bool()> settled);
+  // `writer`, the single writer of `topic` (an es::AggregateWriter), to
+  // hold its share of it (settled()); /readyz shows it under "writers".
+  // Reads are served meanwhile, and commands meanwhile get 503
+  // writer_moving. resign() resigns it. Call before add_platform_routes.
+  template <typename Writer>
+  void add_writer(std::string topic, Writer& writer) {
+    add_writer(
+        std::move(topic), [&writer] { return writer.settled(); }, [&writer] { writer.resign(); });
+  }
+  // For a replica that stops, once it has answered the requests in
+  // progress: its writers leave their groups, so the other replicas take
+  // its partitions over now, not once its last idle connection closes (a
+  // stopped listener takes no forwarded command). Reads are still served,
+  // and a command that still comes is forwarded to its partition's new owner.
+  void resign();
   [[nodiscard]] bool ready() const;
   redis::Pool& pool() { return pool_; }
   redis::Multiplexer& reads() { return reads_; }
@@ -90,6 +101,7 @@ class Platform {
   es::IdempotencyStore& idempotency() { return idempotency_; }
 
  private:
+  void add_writer(std::string topic, std::function<bool()> settled, std::function<void()> resign);
   // Whether the read model's ready marker is in Redis now (one round trip;
   // throws redis::Unavailable). Readiness keeps the cached view.
   bool ready_marker_exists();
@@ -119,6 +131,7 @@ class Platform {
   std::map<std::string, projection::Reaction*> relayed_;  // by purpose, for the relay's route
   std::vector<std::unique_ptr<projection::Reactor>> reactors_;
   std::vector<http::HealthCheck> writers_;
+  std::vector<std::function<void()>> resigns_;  // the writers', in the order added
 };
 
 }  // namespace petstore::service

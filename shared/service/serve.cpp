@@ -52,7 +52,8 @@ int serve(const std::string& name, int default_port, const Factory& make,
       local->bind();
       local_serving = std::thread([&local] { local->serve(); });
     }
-    std::thread stopper([&server, &local, &stop_signals] {
+    const auto handlers_wait = env.millis("STOP_HANDLERS_WAIT_MS", std::chrono::milliseconds(30000));
+    std::thread stopper([&server, &local, &stop_signals, &service, &name, handlers_wait] {
       int sig = 0;
       sigwait(&stop_signals, &sig);
       log::info("signal {}: stopping", sig);
@@ -60,6 +61,20 @@ int serve(const std::string& name, int default_port, const Factory& make,
       if (local) {
         local->stop();
       }
+      // The requests in progress finish with this replica's writers; then
+      // its partitions go to the other replicas now. Waiting for serve() to
+      // return instead held them while idle keep-alive connections ran out
+      // (up to HTTP_KEEPALIVE_TIMEOUT_S: cpp-httplib 0.11 checks for a stop
+      // only between requests), and commands for them got 503 writer_moving
+      // (docs/reliability.md, "A stopping replica holds its partitions").
+      const bool handled =
+          server.wait_handled(handlers_wait) && (!local || local->wait_handled(handlers_wait));
+      if (!handled) {
+        log::warn("{}: requests still in progress after {} ms; resigning anyway (the new owners fence them)",
+                  name, handlers_wait.count());
+      }
+      service->resign();
+      log::info("{} resigned its partitions; serving what is left on open connections", name);
     });
     log::info("{} listening on http://{}:{}{} (kafka {}, redis {}:{})", name, cfg.http.host, cfg.http.port,
               local ? " and on unix:" + cfg.http_unix_socket : "", cfg.kafka_brokers, cfg.redis.host,

@@ -18,6 +18,10 @@ class Service {
   [[nodiscard]] virtual const http::Router& router() const = 0;
   // Whether the read model is a whole fold of the log (projection::Readiness).
   [[nodiscard]] virtual bool ready() const = 0;
+  // Hands the replica's share of every group to the other replicas
+  // (service::Platform::resign); serve() calls it once a stopping replica
+  // has answered the requests in progress.
+  virtual void resign() = 0;
 };
 
 using Factory = std::function<std::unique_ptr<Service>(const config::Env&, const config::ServiceConfig&)>;
@@ -30,6 +34,10 @@ using Factory = std::function<std::unique_ptr<Service>(const config::Env&, const
 // nginx sends it in its first tenth of a second, while its sibling serves;
 // a replica that is still rebuilding after the grace listens anyway, so
 // /readyz reports the rebuild's progress.
+// On SIGINT/SIGTERM it stops accepting, waits for the requests in progress
+// (at most STOP_HANDLERS_WAIT_MS, 30 s), resigns the service's groups, and
+// returns once every connection has closed: an idle keep-alive connection
+// after at most HTTP_KEEPALIVE_TIMEOUT_S.
 int serve(const std::string& name, int default_port, const Factory& make);
 // The same, with the service's own `defaults` where they differ from
 // ServiceConfig's; the environment overrides them. (Two overloads, not a

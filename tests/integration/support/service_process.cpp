@@ -188,6 +188,28 @@ void ServiceProcess::stop() {
   kill_hard();
 }
 
+void ServiceProcess::signal_stop() const {
+  if (pid_ > 0) {
+    kill(pid_, SIGTERM);
+  }
+}
+
+bool ServiceProcess::wait_exit(std::chrono::milliseconds timeout) {
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (pid_ > 0) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      break;
+    }
+    if (std::chrono::steady_clock::now() >= until) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return true;
+}
+
 void ServiceProcess::kill_hard() {
   if (pid_ <= 0) {
     return;

@@ -33,6 +33,10 @@ class ServiceProcess {
   // default leaves room; it bounds a failure, it does not time a success.
   void wait_ready(std::chrono::milliseconds timeout = std::chrono::seconds(45));
   void stop();
+  // SIGTERM, without waiting: the process stops as it would under an operator.
+  void signal_stop() const;
+  // Waits up to `timeout` for the process to exit (and reaps it); false if it still runs.
+  bool wait_exit(std::chrono::milliseconds timeout);
   void kill_hard();  // SIGKILL: a crash, no cleanup
   void restart();
 
