@@ -291,6 +291,22 @@ bool Server::wait_handled(std::chrono::milliseconds timeout) const {
   return true;
 }
 
+int Server::end_connections() const {
+  // cpp-httplib keeps its accepted sockets to itself: they are this
+  // process's connected sockets bound to this server's port or path (the
+  // listener, closed by stop(), is not connected).
+  int ended = 0;
+  net::for_each_descriptor([&](int fd) {
+    const bool ours = options_.unix_socket.empty() ? net::local_port(fd) == options_.port
+                                                   : net::local_unix_path(fd) == options_.unix_socket;
+    if (ours && net::connected(fd) && ::shutdown(fd, SHUT_RD) == 0) {
+      ++ended;
+    }
+    return true;
+  });
+  return ended;
+}
+
 httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& req, httplib::Response& res) {
   using R = httplib::Server::HandlerResponse;
   tl_pending.active = false;

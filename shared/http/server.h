@@ -72,6 +72,16 @@ class Server {
   // idle keep-alive connections may keep serve() from returning for
   // keep_alive_timeout_s.
   bool wait_handled(std::chrono::milliseconds timeout) const;
+  // After stop(), and once wait_handled() says no request is being handled:
+  // ends every connection this server accepted after the response it is
+  // writing, if any, by shutting its reading side. A worker waiting for the
+  // next request on an idle keep-alive connection then sees the end at once
+  // rather than after keep_alive_timeout_s (cpp-httplib 0.11 looks for a
+  // stop only between requests), and serve() returns. A request already
+  // received is still read and answered; one that arrives as the
+  // connection closes meets the race of any keep-alive close. Returns how
+  // many connections it ended.
+  int end_connections() const;
 
  private:
   httplib::Server::HandlerResponse before_routing(const httplib::Request& req, httplib::Response& res);

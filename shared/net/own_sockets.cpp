@@ -3,9 +3,11 @@
 #include <dirent.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <sys/un.h>
 
 #include <array>
 #include <charconv>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <system_error>
@@ -65,6 +67,17 @@ int local_port(int fd) {
     return -1;
   }
   return port_of(addr);
+}
+
+std::string local_unix_path(int fd) {
+  sockaddr_un addr{};
+  socklen_t len = sizeof(addr);
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0 || addr.sun_family != AF_UNIX ||
+      len <= offsetof(sockaddr_un, sun_path) || addr.sun_path[0] == '\0') {
+    return {};  // not Unix, unbound, or abstract
+  }
+  return {static_cast<const char*>(addr.sun_path),
+          strnlen(static_cast<const char*>(addr.sun_path), len - offsetof(sockaddr_un, sun_path))};
 }
 
 bool connected(int fd) {

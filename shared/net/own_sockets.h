@@ -21,6 +21,11 @@ int port_of(const sockaddr_storage& addr);
 // The local port `fd` is bound to, or -1 (not a socket, not bound, not IP).
 int local_port(int fd);
 
+// The path a Unix-domain socket `fd` is bound to: for a connection a
+// listener accepted, the listener's path. Empty for any other descriptor
+// (an unbound client end, an IP socket, not a socket).
+std::string local_unix_path(int fd);
+
 // Whether `fd` is a socket connected to a peer (getpeername succeeds): an
 // accepted or connected socket, not a listener.
 bool connected(int fd);

@@ -74,7 +74,11 @@ int serve(const std::string& name, int default_port, const Factory& make,
                   name, handlers_wait.count());
       }
       service->resign();
-      log::info("{} resigned its partitions; serving what is left on open connections", name);
+      // The connections left are idle or finishing a response: ended now,
+      // they let serve() return, and the replica exits and can be started
+      // again, without waiting HTTP_KEEPALIVE_TIMEOUT_S for them.
+      const int ended = server.end_connections() + (local ? local->end_connections() : 0);
+      log::info("{} resigned its partitions and ended {} open connections", name, ended);
     });
     log::info("{} listening on http://{}:{}{} (kafka {}, redis {}:{})", name, cfg.http.host, cfg.http.port,
               local ? " and on unix:" + cfg.http_unix_socket : "", cfg.kafka_brokers, cfg.redis.host,

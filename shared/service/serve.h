@@ -35,9 +35,9 @@ using Factory = std::function<std::unique_ptr<Service>(const config::Env&, const
 // a replica that is still rebuilding after the grace listens anyway, so
 // /readyz reports the rebuild's progress.
 // On SIGINT/SIGTERM it stops accepting, waits for the requests in progress
-// (at most STOP_HANDLERS_WAIT_MS, 30 s), resigns the service's groups, and
-// returns once every connection has closed: an idle keep-alive connection
-// after at most HTTP_KEEPALIVE_TIMEOUT_S.
+// (at most STOP_HANDLERS_WAIT_MS, 30 s), resigns the service's groups, ends
+// the connections left (idle keep-alive ones; http::Server::end_connections)
+// and returns once they have closed.
 int serve(const std::string& name, int default_port, const Factory& make);
 // The same, with the service's own `defaults` where they differ from
 // ServiceConfig's; the environment overrides them. (Two overloads, not a

@@ -1,8 +1,12 @@
 #include "net/own_sockets.h"
 
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include <cstring>
 #include <set>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -62,6 +66,35 @@ TEST(Connected, TellsAConnectionFromAListener) {
   EXPECT_TRUE(connected(c.client.fd));
   EXPECT_FALSE(connected(c.listener.fd));
   EXPECT_FALSE(connected(0));
+}
+
+TEST(LocalUnixPath, IsTheListenersPathForAnAcceptedConnectionOnly) {
+  const auto path = "/tmp/petstore-own-sockets-" + std::to_string(getpid()) + ".sock";
+  ::unlink(path.c_str());
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  ASSERT_LT(path.size(), sizeof(addr.sun_path));
+  std::memcpy(static_cast<char*>(addr.sun_path), path.data(), path.size());
+  const auto* a = reinterpret_cast<const sockaddr*>(&addr);  // NOLINT(*-reinterpret-cast)
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_EQ(::bind(listener, a, sizeof(addr)), 0);
+  ASSERT_EQ(::listen(listener, 1), 0);
+  const int client = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_EQ(::connect(client, a, sizeof(addr)), 0);
+  const int accepted = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+  ASSERT_GE(accepted, 0);
+
+  EXPECT_EQ(local_unix_path(accepted), path);
+  EXPECT_EQ(local_unix_path(listener), path);
+  EXPECT_EQ(local_unix_path(client), "") << "a client's end is not bound";
+  const LoopbackConnection tcp;
+  EXPECT_EQ(local_unix_path(tcp.server.fd), "");
+  EXPECT_EQ(local_unix_path(0), "");  // not a socket
+
+  for (const int fd : {accepted, client, listener}) {
+    ::close(fd);
+  }
+  ::unlink(path.c_str());
 }
 
 TEST(FindTcpSocket, FindsTheServersEndOfAConnectionByItsAddresses) {
