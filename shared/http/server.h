@@ -68,9 +68,8 @@ class Server {
   void stop();
   // Waits until no request is being handled (one may still be on its way
   // in), for at most `timeout`; false if one still was. After stop(), the
-  // moment the replica's part in the requests it accepted is done, though
-  // idle keep-alive connections may keep serve() from returning for
-  // keep_alive_timeout_s.
+  // moment the replica's part in the requests it accepted is done; idle
+  // keep-alive connections still hold serve() until end_connections().
   bool wait_handled(std::chrono::milliseconds timeout) const;
   // After stop(), and once wait_handled() says no request is being handled:
   // ends every connection this server accepted after the response it is
