@@ -294,7 +294,11 @@ bool Server::wait_handled(std::chrono::milliseconds timeout) const {
 int Server::end_connections() const {
   // cpp-httplib keeps its accepted sockets to itself: they are this
   // process's connected sockets bound to this server's port or path (the
-  // listener, closed by stop(), is not connected).
+  // listener, closed by stop(), is not connected). A connection that a
+  // worker closes between the check and the shutdown could lend its number
+  // to a socket another thread opens meanwhile (a Redis or Kafka client's);
+  // the window is two system calls, once per stop, and the worst it does
+  // is end that client's connection, which reconnects.
   int ended = 0;
   net::for_each_descriptor([&](int fd) {
     const bool ours = options_.unix_socket.empty() ? net::local_port(fd) == options_.port
