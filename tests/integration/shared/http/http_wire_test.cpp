@@ -8,7 +8,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -26,20 +25,6 @@
 
 namespace petstore::testing {
 namespace {
-
-// Whether the process has exited by `deadline`, watched without reaping it
-// (its ServiceProcess does that).
-bool wait_for_exit(const ServiceProcess& process, std::chrono::steady_clock::time_point deadline) {
-  const auto exited = [&process] {
-    siginfo_t info{};
-    return ::waitid(P_PID, static_cast<id_t>(process.pid()), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           info.si_pid == process.pid();
-  };
-  while (!exited() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return exited();
-}
 
 class HttpWire : public ::testing::Test {
  protected:
@@ -231,7 +216,7 @@ TEST(HttpWireStop, AStoppingReplicaRefusesNewConnectionsAndEndsIdleOnes) {
   EXPECT_TRUE(open_connection.closed_by_server()) << "the idle connection was kept";
   EXPECT_FALSE(RawConnection(replica.port()).connected()) << "still accepting after the stop";
 
-  wait_for_exit(replica, signalled + std::chrono::seconds(10));
+  replica.wait_exit(std::chrono::seconds(10));
   EXPECT_LT(std::chrono::steady_clock::now() - signalled, std::chrono::milliseconds(4500))
       << "the replica did not exit promptly after SIGTERM";
 }
@@ -329,7 +314,7 @@ TEST(HttpWireUnixSocket, ServesOnAUnixSocketWhosePeersCountAsLoopback) {
     auto env = deployment_env(unique_name("second"),
                               {{"HTTP_UNIX_SOCKET", trusted_path}, {"READY_BEFORE_LISTEN_MS", "0"}});
     ServiceProcess second(PETS_BINARY, env);
-    EXPECT_TRUE(wait_for_exit(second, std::chrono::steady_clock::now() + std::chrono::seconds(30)))
+    EXPECT_TRUE(second.wait_exit(std::chrono::seconds(30)))
         << "a second replica serves on a live replica's socket";
     EXPECT_NE(second.log().find("a server already answers on " + trusted_path), std::string::npos)
         << second.log_tail();
