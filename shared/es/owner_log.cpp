@@ -37,6 +37,14 @@ void OwnerLog::stop() {
 }
 
 void OwnerLog::resign() {
+  // Before the leave, which may take a while (the broker's LeaveGroup): a
+  // command that finds no writer meanwhile answers at once. Its new owner
+  // claims it only after the group's rebalance, which the local broker
+  // takes several seconds over, so waiting Settings::settle_wait for its
+  // hint only held the stopping replica's exit, and with it its restart,
+  // for as long (docs/reliability.md, "The stop resigns, then ends idle
+  // connections").
+  resigned_ = true;
   stop();
   ownership_.leave();
 }
@@ -99,13 +107,15 @@ OwnerLog::Held OwnerLog::hold(std::int32_t p, std::chrono::steady_clock::time_po
       return {this, std::move(lock), std::move(writer), p};
     }
     lock.unlock();  // the hint's lookup may go to Redis: hold nobody up meanwhile
-    if (settled() && hints_ != nullptr) {
+    const bool resigned = resigned_;
+    if ((resigned || settled()) && hints_ != nullptr) {
       hint = hints_->lookup(p);
       if (hint == settings_.url) {
         hint.clear();  // this replica's own, from before the partition moved
       }
     }
-    if ((settled() && (hints_ == nullptr || !hint.empty())) || std::chrono::steady_clock::now() >= until) {
+    if (resigned || (settled() && (hints_ == nullptr || !hint.empty())) ||
+        std::chrono::steady_clock::now() >= until) {
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(settled() ? 50 : 20));

@@ -68,9 +68,10 @@ class OwnerLog {
   // thread folds into, may go after this.
   void stop();
   // Stops following and leaves the group (es::Ownership::leave): the
-  // partitions go to the other replicas now, and a command that still
-  // comes here is forwarded to its new owner once that one says where it
-  // answers (hold()). For a replica that stops.
+  // partitions go to the other replicas now. A command that still comes
+  // here (on a connection the stopping server has not ended yet) waits for
+  // no new owner: hold() answers at once, with the new owner's hint if it
+  // has recorded one. For a replica that stops.
   void resign();
 
   // An event on its way: sent in the owner's epoch, not yet acknowledged.
@@ -130,7 +131,8 @@ class OwnerLog {
   // owns it (never before start()). Commands on one partition decide one
   // at a time; what they sent travels on after they let go (unlock()).
   // While ownership is about to be known (a rebalance), it waits until
-  // `until` at most; by default Settings::settle_wait from now.
+  // `until` at most; by default Settings::settle_wait from now. After
+  // resign() it does not wait.
   Held hold(std::int32_t p) { return hold(p, settle_deadline()); }
   Held hold(std::int32_t p, std::chrono::steady_clock::time_point until);
   // Settings::settle_wait from now: one deadline for the holds of a batch
@@ -167,6 +169,7 @@ class OwnerLog {
   std::chrono::steady_clock::time_point hints_renewed_;
   std::vector<std::mutex> mutexes_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> resigned_{false};
   std::thread thread_;
 };
 

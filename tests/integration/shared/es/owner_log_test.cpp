@@ -2,7 +2,8 @@
 // owns nothing until it has started and claimed; an append is stamped with
 // its owner's epoch and the creating request it answers; an epoch given up
 // (release_partition) is claimed anew, and the new claim folds the log
-// again from its start, with a higher epoch for what comes after.
+// again from its start, with a higher epoch for what comes after; a log
+// that resigned answers commands at once.
 #include "es/owner_log.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,8 @@
 
 #include "es/epoch.h"
 #include "es/errc.h"
+#include "es/owner_hints.h"
+#include "redis/pool.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
@@ -192,6 +195,51 @@ TEST_F(OwnerLogTest, AnEpochGivenUpIsClaimedAnewAndFoldedAgainWithWhatItAppended
   EXPECT_GT(epoch_of(*c), old_epoch);
   EXPECT_EQ(state_.folded(0).size(), 3U) << "records that count: the three events, no claim";
   EXPECT_EQ(state_.forgets(1), 1);
+}
+
+// A stopping replica resigns (service::serve), yet a command can still reach
+// it on a connection not ended yet. It waits for no new owner: the group's
+// rebalance takes the local broker longer than the settle wait, so waiting
+// only held the replica's exit for as long (docs/reliability.md).
+TEST_F(OwnerLogTest, AResignedLogAnswersAtOnceWithTheNewOwnersHintIfItHasOne) {
+  redis::Pool pool{Stack::get().redis_endpoint(), 1};
+  es::OwnerHints hints(pool, unique_name("owners"), 0ms);  // no cache: every lookup reads Redis
+  auto s = settings();
+  s.url = "http://leaving";
+  s.settle_wait = 20s;  // far longer than this test lets a hold take
+  es::OwnerLog log(producer_, s, state_, &hints);
+  log.start();
+  hold_when_owned(log, 0);
+  hold_when_owned(log, 1);
+  for (int i = 0; i < 100 && (hints.lookup(0) != s.url || hints.lookup(1) != s.url); ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_EQ(hints.lookup(0), s.url) << "the owner never said where it answers";
+
+  log.resign();
+  EXPECT_TRUE(log.owned().empty());
+  // No new owner has said where it answers: the hint is still this
+  // replica's own, and the command is refused without a hint.
+  const auto started = Clock::now();
+  try {
+    log.hold(0);
+    FAIL() << "a resigned log held a partition";
+  } catch (const es::Error& e) {
+    EXPECT_EQ(e.code(), es::Errc::NotOwner);
+    EXPECT_EQ(e.owner_hint(), "");
+  }
+  EXPECT_LT(Clock::now() - started, 2s) << "a resigned log waited for a new owner";
+
+  // Once a new owner has said where it answers, the refusal names it, so
+  // the command is forwarded there.
+  hints.record(1, "http://staying");
+  try {
+    log.hold(1);
+    FAIL() << "a resigned log held a partition";
+  } catch (const es::Error& e) {
+    EXPECT_EQ(e.code(), es::Errc::NotOwner);
+    EXPECT_EQ(e.owner_hint(), "http://staying");
+  }
 }
 
 }  // namespace
