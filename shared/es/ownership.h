@@ -32,7 +32,9 @@ class Ownership {
     // its next read-back (PartitionWriter::rest_if_idle).
     std::chrono::milliseconds rest_after{200};
   };
-  // The owner's state, kept per partition.
+  // The owner's state, kept per partition. Partitions are claimed side by
+  // side: forget() and fold() of different partitions may run at the same
+  // time, on different threads; those of one partition never do.
   class State {
    public:
     virtual ~State() = default;
@@ -72,6 +74,10 @@ class Ownership {
   [[nodiscard]] bool settled() const { return settled_; }
 
  private:
+  // Claims partition `p` (its fold starts again from its first record) and
+  // adds its writer. Throws as poll() does.
+  void claim(std::int32_t p);
+
   kafka::Producer& producer_;
   Settings settings_;
   State& state_;

@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,25 +25,63 @@ using namespace std::chrono_literals;
 
 constexpr int kPartitions = 4;
 
-// Each partition's folded record values.
+// Each partition's folded record values. A poll claims partitions side by
+// side, so forget() and fold() come from several threads at once; the test
+// reads the values between polls, when they are done.
 class Folded : public es::Ownership::State {
  public:
   void forget(std::int32_t partition) override {
+    const std::lock_guard lock(mutex_);
     values[partition].clear();
     forgotten.push_back(partition);
   }
   void fold(std::int32_t partition, const kafka::Message& m) override {
+    const std::lock_guard lock(mutex_);
     values[partition].push_back(m.value);
   }
   std::map<std::int32_t, std::vector<std::string>> values;
   std::vector<std::int32_t> forgotten;  // in order
+
+ private:
+  std::mutex mutex_;
+};
+
+// A state whose fold of each partition waits (`patience` at most) until
+// the folds of all `partitions` have begun: claimed one after another, the
+// first fold would wait in vain.
+class MeetingFolds : public es::Ownership::State {
+ public:
+  MeetingFolds(size_t partitions, std::chrono::milliseconds patience)
+      : partitions_(partitions), patience_(patience) {}
+  void forget(std::int32_t /*partition*/) override {}
+  void fold(std::int32_t partition, const kafka::Message& /*m*/) override {
+    std::unique_lock lock(mutex_);
+    begun_.insert(partition);
+    met_.notify_all();
+    if (!met_.wait_for(lock, patience_, [&] { return begun_.size() == partitions_; })) {
+      alone_ = true;
+    }
+  }
+  // Whether every fold met all the others.
+  bool met() {
+    const std::lock_guard lock(mutex_);
+    return begun_.size() == partitions_ && !alone_;
+  }
+
+ private:
+  size_t partitions_;
+  std::chrono::milliseconds patience_;
+  std::mutex mutex_;
+  std::condition_variable met_;
+  std::set<std::int32_t> begun_;
+  bool alone_ = false;
 };
 
 class OwnershipTest : public ::testing::Test {
  protected:
   OwnershipTest() { create_topic(topic_, kPartitions); }
 
-  std::unique_ptr<es::Ownership> replica(const std::string& name, Folded& state) {
+  std::unique_ptr<es::Ownership> replica(const std::string& name, es::Ownership::State& state) {
     return std::make_unique<es::Ownership>(
         producer_, es::Ownership::Settings{Stack::get().kafka_brokers, group_, topic_, name}, state);
   }
@@ -169,6 +209,24 @@ TEST_F(OwnershipTest, AReplicaKeepsTheWritersOfThePartitionsARebalanceLeavesIt) 
   for (const auto p : a->owned()) {
     EXPECT_EQ(a->writer(p), before[p]) << "partition " << p << " was claimed again";
   }
+}
+
+// The partitions a replica is assigned are claimed side by side: taking
+// over several partitions with a history takes about as long as the
+// longest fold, not all of them one after another (docs/reliability.md).
+TEST_F(OwnershipTest, TheNewlyAssignedPartitionsAreClaimedSideBySide) {
+  Folded state_a;
+  auto a = replica("a", state_a);
+  ASSERT_TRUE(until({a.get()}, [&] { return a->owned().size() == kPartitions; }));
+  for (const auto p : a->owned()) {
+    a->writer(p)->append(record("history"));
+  }
+  a->leave();
+
+  MeetingFolds state_b(kPartitions, 5s);
+  auto b = replica("b", state_b);
+  ASSERT_TRUE(until({b.get()}, [&] { return b->owned().size() == kPartitions; }));
+  EXPECT_TRUE(state_b.met()) << "a fold waited 5 s for the others to begin: the claims went one at a time";
 }
 
 }  // namespace
