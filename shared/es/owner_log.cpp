@@ -16,7 +16,8 @@ OwnerLog::OwnerLog(kafka::Producer& producer, Settings settings, Ownership::Stat
       ownership_(
           producer,
           {settings_.brokers, settings_.group, settings_.topic, settings_.owner, settings_.fetch_wait_max_ms},
-          state) {}
+          state),
+      refusals_logged_(std::make_unique<log::Every>(std::chrono::seconds(1))) {}
 
 std::int32_t OwnerLog::open() {
   if (mutexes_.empty()) {
@@ -98,7 +99,9 @@ OwnerLog::Held OwnerLog::hold(std::int32_t p, std::chrono::steady_clock::time_po
   // them), and until the new owner has said where it answers,
   // ownership is about to be known: wait for it, briefly, rather than turn
   // every command of the moment away.
+  const auto began = std::chrono::steady_clock::now();
   std::string hint;
+  bool waited_out = false;
   for (;;) {
     std::unique_lock lock(mutexes_[static_cast<size_t>(p)]);
     // Looked up under the partition's lock: a fold of a new claim runs under
@@ -114,11 +117,26 @@ OwnerLog::Held OwnerLog::hold(std::int32_t p, std::chrono::steady_clock::time_po
         hint.clear();  // this replica's own, from before the partition moved
       }
     }
-    if (resigned || (settled() && (hints_ == nullptr || !hint.empty())) ||
-        std::chrono::steady_clock::now() >= until) {
+    if (resigned || (settled() && (hints_ == nullptr || !hint.empty()))) {
+      break;
+    }
+    if (std::chrono::steady_clock::now() >= until) {
+      waited_out = true;
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(settled() ? 50 : 20));
+  }
+  if (std::uint64_t held_back = 0; waited_out && refusals_logged_->due(held_back)) {
+    // What a client sees as 503 writer_moving, said where an operator
+    // looks: which partition, how long, and why it stayed unknown.
+    log::warn(
+        "owner {}: a command on {}/{} waited {} ms for the partition's owner to be known and is refused: {} "
+        "({} more refused so since the last such line)",
+        settings_.owner, settings_.topic, p,
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began)
+            .count(),
+        settled() ? "no other owner has said where it answers" : "the group is sharing the partitions out",
+        held_back);
   }
   Error e(Errc::NotOwner, settings_.owner + " does not own " + settings_.topic + "/" + std::to_string(p));
   if (!hint.empty()) {

@@ -18,6 +18,10 @@
 #include "es/partition_writer.h"
 #include "kafka/producer.h"
 
+namespace petstore::log {
+class Every;
+}
+
 namespace petstore::es {
 
 // The record header naming the creating request an event answers: a digest
@@ -170,6 +174,9 @@ class OwnerLog {
   std::vector<std::mutex> mutexes_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> resigned_{false};
+  // Paces the line logged for a command refused after waiting the whole
+  // settle wait: while a rebalance runs, every such command would write one.
+  std::unique_ptr<log::Every> refusals_logged_;
   std::thread thread_;
 };
 

@@ -38,4 +38,17 @@ void write(Level level, std::string_view line) {
   spdlog::default_logger_raw()->log(to_spdlog(level), line);
 }
 
+bool Every::due(std::uint64_t& held_back) noexcept {
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  auto next = next_.load();
+  // Of the callers that find the line due at the same moment, the one whose
+  // exchange succeeds writes it; the others count as held back.
+  if (now >= next && next_.compare_exchange_strong(next, now + period_.count())) {
+    held_back = held_back_.exchange(0);
+    return true;
+  }
+  held_back_.fetch_add(1);
+  return false;
+}
+
 }  // namespace petstore::log

@@ -2,6 +2,9 @@
 
 #include <fmt/core.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,6 +41,22 @@ void at(Level level, fmt::format_string<Args...> format, Args&&... args) {
     write(level, fmt::format(format, std::forward<Args>(args)...));
   }
 }
+
+// Lets one line through per `period`, for a condition that can hold for
+// every request of a burst (each command refused while a rebalance runs):
+// a storm of refusals must not become a storm of log lines. Thread-safe.
+class Every {
+ public:
+  explicit Every(std::chrono::milliseconds period) : period_(period) {}
+  // Whether a line is due now. When it is, `held_back` is set to how many
+  // calls were not due since the last line that was.
+  bool due(std::uint64_t& held_back) noexcept;
+
+ private:
+  std::chrono::steady_clock::duration period_;
+  std::atomic<std::chrono::steady_clock::rep> next_{0};  // steady_clock ticks
+  std::atomic<std::uint64_t> held_back_{0};
+};
 
 template <typename... Args>
 void info(fmt::format_string<Args...> format, Args&&... args) {

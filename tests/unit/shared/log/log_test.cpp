@@ -5,8 +5,13 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -80,6 +85,43 @@ TEST_F(LogTest, ConfigureSetsTheLevelByName) {
   EXPECT_TRUE(enabled(Level::critical));
   configure("pets", "trace");
   EXPECT_TRUE(enabled(Level::trace));
+}
+
+// log::Every: one line per period, however many callers find it due.
+TEST(Every, LetsOneLineThroughPerPeriodAndCountsTheOthers) {
+  Every every(std::chrono::seconds(1));
+  std::uint64_t held_back = 99;
+  EXPECT_TRUE(every.due(held_back)) << "the first line is due";
+  EXPECT_EQ(held_back, 0U);
+  EXPECT_FALSE(every.due(held_back));
+  EXPECT_FALSE(every.due(held_back));
+  EXPECT_FALSE(every.due(held_back));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  EXPECT_TRUE(every.due(held_back)) << "a period later, the next one is";
+  EXPECT_EQ(held_back, 3U) << "the three not let through, counted";
+  EXPECT_FALSE(every.due(held_back));
+}
+
+TEST(Every, OfCallersOnSeveralThreadsOneWritesTheLine) {
+  Every every(std::chrono::hours(1));
+  std::atomic<int> due{0};
+  constexpr int kCallers = 4;
+  std::vector<std::thread> callers;
+  callers.reserve(kCallers);
+  for (int t = 0; t < kCallers; ++t) {
+    callers.emplace_back([&] {
+      for (int i = 0; i < 1000; ++i) {
+        std::uint64_t held_back = 0;
+        if (every.due(held_back)) {
+          ++due;
+        }
+      }
+    });
+  }
+  for (auto& c : callers) {
+    c.join();
+  }
+  EXPECT_EQ(due, 1);
 }
 
 }  // namespace
