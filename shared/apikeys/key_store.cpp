@@ -68,11 +68,12 @@ void KeyStore::commit(const KeyEvent& event, std::int64_t version, es::LockGuard
 KeyStore::Issued KeyStore::issue(Plan plan, const ratelimit::Limits& limits, const std::string& name) {
   Issued out;
   out.key = generate_key();
-  auto identity = identify(out.key);
+  // A generated key always has the form identify() accepts.
+  const auto identity = identify(out.key).value();
   // No lock: the id is new (64 random bits of a fresh key's digest).
-  const KeyIssued event{identity->id, identity->digest, plan, limits, name};
+  const KeyIssued event{identity.id, identity.digest, plan, limits, name};
   commit(event, 1, nullptr);
-  auto record = find(identity->id);
+  auto record = find(identity.id);
   if (!record) {
     throw std::runtime_error("an issued key is missing from the registry");
   }
@@ -134,8 +135,9 @@ KeyStore::Change KeyStore::replan(const std::string& id, Plan plan, const rateli
   if (decision.refusal) {
     return change_of(*decision.refusal);
   }
-  commit(*decision.event, current->version + 1, &guard);
-  out = *current;
+  // decide_replan refuses a key the registry does not hold.
+  out = current.value();
+  commit(*decision.event, out.version + 1, &guard);
   out.plan = plan;
   out.limits = limits;
   out.version += 1;
@@ -150,10 +152,14 @@ KeyStore::Change KeyStore::revoke(const std::string& id, KeyRecord& out) {
     return change_of(*decision.refusal);
   }
   if (decision.event) {
-    commit(*decision.event, current->version + 1, &guard);
+    // decide_revoke refuses a key the registry does not hold.
+    commit(*decision.event, current.value().version + 1, &guard);
     current = find(id);
+    if (!current) {
+      throw std::runtime_error("a revoked key is missing from the registry");
+    }
   }
-  out = *current;
+  out = current.value();
   return Change::Done;
 }
 

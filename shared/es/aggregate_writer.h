@@ -523,9 +523,9 @@ class AggregateWriter final : public Ownership::State {
       held.unlock();
     }
     for (std::size_t k = 0; k < sent.size(); ++k) {
-      if (at[k]) {
+      if (const auto& position = at[k]) {
         out[sent[k].i].pending.emplace(held.share(), std::move(sent[k].outcome),
-                                       std::move(sent[k].sending.envelope), *at[k],
+                                       std::move(sent[k].sending.envelope), *position,
                                        sent[k].sending.sent.digest);
       }
     }

@@ -146,6 +146,7 @@ void Ownership::leave() {
 std::vector<std::int32_t> Ownership::owned() const {
   const std::lock_guard lock(mutex_);
   std::vector<std::int32_t> out;
+  out.reserve(writers_.size());
   for (const auto& [p, w] : writers_) {
     out.push_back(p);
   }

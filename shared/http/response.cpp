@@ -66,7 +66,7 @@ ApiError error_from(const es::Error& e) {
     return {500, codes::kInternalError, "internal error"};
   }();
   if (const auto seconds = e.retry_after_seconds()) {
-    error.retry_after_seconds = *seconds;
+    error.retry_after_seconds = seconds;
   }
   return error;
 }

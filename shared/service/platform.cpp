@@ -58,7 +58,7 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
                                     cfg.rate_limit.ban_first_s, cfg.rate_limit.ban_max_s, 86'400},
                cfg.rate_limit.timeout),
       admin_token_(cfg.rate_limit.admin_token),
-      gate_(limiter_, bans_, *apikeys::fixed_limits(apikeys::Plan::Free), kAdminFailures, admin_token_,
+      gate_(limiter_, bans_, apikeys::fixed_limits(apikeys::Plan::Free).value(), kAdminFailures, admin_token_,
             cfg.trusted_proxies, [this] { return ready_marker_exists(); }),
       // A forward waits for the owner to begin (start_within), to hold its
       // partition (at most OwnerLog's settle wait) and to append: given up

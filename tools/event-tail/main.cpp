@@ -14,12 +14,14 @@
 // and tests); without it, it follows until Ctrl-C.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +60,18 @@ std::vector<std::string> split(const std::string& list) {
 
 }  // namespace
 
+// `text` as a whole decimal number, or nothing: std::atoi would take "5s"
+// for 5 and "x" for 0 without a word.
+std::optional<long long> whole_number(std::string_view text) {
+  long long v = 0;
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc{} || ptr != end) {
+    return std::nullopt;
+  }
+  return v;
+}
+
 int main(int argc, char** argv) {
   const char* env_brokers = std::getenv("KAFKA_BROKERS");
   std::string brokers = env_brokers != nullptr ? env_brokers : "";
@@ -67,7 +81,7 @@ int main(int argc, char** argv) {
   }
   std::string group = "event-tail";
   std::string topics = "petstore.pets.v1,petstore.orders.v1";
-  int idle_exit_s = 0;  // 0: follow until Ctrl-C
+  long long idle_exit_s = 0;  // 0: follow until Ctrl-C
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string_view flag = argv[i];
     if (flag == "--brokers") {
@@ -77,7 +91,13 @@ int main(int argc, char** argv) {
     } else if (flag == "--topics") {
       topics = argv[i + 1];
     } else if (flag == "--idle-exit") {
-      idle_exit_s = std::atoi(argv[i + 1]);
+      const auto seconds = whole_number(argv[i + 1]);
+      if (!seconds || *seconds < 0) {
+        std::fprintf(stderr, "event-tail: --idle-exit takes a whole number of seconds, not '%s'\n",
+                     argv[i + 1]);
+        return 2;
+      }
+      idle_exit_s = *seconds;
     } else {
       std::fprintf(stderr,
                    "usage: event-tail [--brokers LIST] [--group ID] [--topics T1,T2] [--idle-exit S]\n");
@@ -126,7 +146,7 @@ int main(int argc, char** argv) {
   petstore::es::Fences fences;
   // --idle-exit counts from the last event; before the first one (joining
   // the group takes a few seconds) it waits at least 30 s.
-  auto last_event = std::chrono::steady_clock::now() + std::chrono::seconds(30 - std::min(idle_exit_s, 30));
+  auto last_event = std::chrono::steady_clock::now() + std::chrono::seconds(30 - std::min(idle_exit_s, 30LL));
   while (stop == 0) {
     const petstore::kafka::MessagePtr m(rd_kafka_consumer_poll(rk.get(), 200));
     if (!m) {
@@ -143,7 +163,9 @@ int main(int argc, char** argv) {
     const std::string topic = rd_kafka_topic_name(m->rkt);
     const std::string key(static_cast<const char*>(m->key), m->key_len);
     if (fences.next(petstore::kafka::to_message(*m)) == petstore::es::EpochRule::Verdict::Counts) {
-      const long long version = std::atoll(header(m.get(), "ce_sequence").c_str());
+      // A record without a whole ce_sequence is not one of our events: as
+      // version 0 it never passes `last`, so it is not printed.
+      const long long version = whole_number(header(m.get(), "ce_sequence")).value_or(0);
       auto& last = handled[{topic, key}];
       if (version > last) {
         last = version;

@@ -50,7 +50,7 @@ BrokerProgram::BrokerProgram(int brokers, const std::vector<journal::TopicSpec>&
     cluster_.create_topic(t.name, t.partitions);
     log::info("created topic {} with {} partitions", t.name, t.partitions);
   }
-  if (!store_) {
+  if (!store_ || !data_dir) {  // the journal is kept only in a data directory
     return;
   }
   log::info("journal: restoring the log kept in {}", data_dir->string());

@@ -22,6 +22,7 @@ namespace {
 
 std::vector<std::string> topic_list(const Topics& t) {
   std::vector<std::string> out;
+  out.reserve(t.names.size());
   for (const auto& [kind, name] : t.names) {
     out.push_back(name);
   }
@@ -370,7 +371,8 @@ int run_rebuild(const Options& o) {
 }
 
 int run_history(const Options& o) {
-  const auto events = collect(o, "history", [&](const AuditEvent& e) { return mentions(e, *o.kind, o.id); });
+  const Kind kind = o.kind.value();  // parse_options requires it for history
+  const auto events = collect(o, "history", [&](const AuditEvent& e) { return mentions(e, kind, o.id); });
   if (o.json) {
     for (const auto& e : events) {
       json::Writer w;
@@ -396,21 +398,21 @@ int run_history(const Options& o) {
     }
   }
   if (events.empty()) {
-    std::fprintf(stderr, "petstore-audit: no event mentions %s %s\n", to_string(*o.kind),
-                 subject_text(*o.kind, o.id).c_str());
+    std::fprintf(stderr, "petstore-audit: no event mentions %s %s\n", to_string(kind),
+                 subject_text(kind, o.id).c_str());
     return 1;
   }
   return 0;
 }
 
 int run_as_of(const Options& o) {
-  auto events =
-      collect(o, "as-of", [&](const AuditEvent& e) { return e.kind == *o.kind && e.subject == o.id; });
+  const Kind kind = o.kind.value();  // parse_options requires it for as-of
+  auto events = collect(o, "as-of", [&](const AuditEvent& e) { return e.kind == kind && e.subject == o.id; });
   // One aggregate's events in its own order (they share a partition).
   std::stable_sort(events.begin(), events.end(),
                    [](const AuditEvent& a, const AuditEvent& b) { return a.at.offset < b.at.offset; });
   std::string state;
-  switch (*o.kind) {
+  switch (kind) {
     case Kind::Orders:
       state = fold_order(events);
       break;

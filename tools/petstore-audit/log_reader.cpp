@@ -178,6 +178,7 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
   // Partitions are dealt to the consumers in turn, so each reads a share of
   // every topic.
   std::vector<kafka::PartitionListPtr> lists;
+  lists.reserve(consumers_.size());
   for (size_t i = 0; i < consumers_.size(); ++i) {
     lists.emplace_back(rd_kafka_topic_partition_list_new(static_cast<int>(ranges_.size())));
   }

@@ -46,7 +46,8 @@ projection::Reaction::BegunEach Ledgers::begin_each(const std::vector<Change>& c
     if (begun[i].failed) {
       out.failed[i] = begun[i].failed;
     } else {
-      pending->push_back(std::move(*begun[i].pending));
+      // begin_each gives every command either a failure or a pending append.
+      pending->push_back(std::move(begun[i].pending).value());
     }
   }
   if (!pending->empty()) {

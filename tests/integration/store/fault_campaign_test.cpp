@@ -27,6 +27,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -74,7 +75,16 @@ class FaultCampaign : public ::testing::Test {
   // CAMPAIGN_ROUNDS=n repeats the phases n times: a soak (README, "Development").
   static int rounds() {
     const char* env = std::getenv("CAMPAIGN_ROUNDS");
-    return env != nullptr ? std::max(1, std::atoi(env)) : 1;
+    if (env == nullptr) {
+      return 1;
+    }
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if (end == env || *end != '\0' || n < 1 || n > 1000) {
+      throw std::invalid_argument(std::string("CAMPAIGN_ROUNDS is not a whole number from 1 to 1000: ") +
+                                  env);
+    }
+    return static_cast<int>(n);
   }
   void TearDown() override { store_.reset(); }
 

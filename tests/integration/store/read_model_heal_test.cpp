@@ -12,6 +12,8 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -398,7 +400,10 @@ TEST_F(ReadModelHealTest, AReplicaStartingOnAnOlderSnapshotCatchesUpBeforeItServ
   ASSERT_NE(at, std::string::npos) << since_restart;
   std::size_t caught_up = 0;
   std::size_t of = 0;
-  ASSERT_EQ(std::sscanf(since_restart.c_str() + at + ready_line.size(), "%zu of %zu", &caught_up, &of), 2);
+  std::string word;
+  std::istringstream counts(since_restart.substr(at + ready_line.size()));
+  ASSERT_TRUE(counts >> caught_up >> word >> of) << since_restart;
+  ASSERT_EQ(word, "of") << since_restart;
   EXPECT_EQ(caught_up, of);
   EXPECT_GE(caught_up, records) << since_restart;
   const auto r =

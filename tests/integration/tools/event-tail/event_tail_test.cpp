@@ -64,5 +64,16 @@ TEST(EventTail, PrintsEachPetAndOrderEventOnceEvenWhenRedelivered) {
   EXPECT_EQ(count(out, "io.petstore.inventory."), 0U) << out;  // not followed
 }
 
+// A malformed --idle-exit is refused before anything is read: std::atoi
+// took "3s" for 3 and "x" for 0 (follow for ever) without a word.
+TEST(EventTail, RefusesAnIdleExitThatIsNotAWholeNumberOfSeconds) {
+  for (const char* bad : {"x", "3s", "-1", "99999999999999999999"}) {
+    const auto run = run_command(std::string(EVENT_TAIL_BINARY) + " --brokers " + Stack::get().kafka_brokers +
+                                 " --idle-exit " + bad + " 2>&1");
+    EXPECT_EQ(run.status, 2) << bad;
+    EXPECT_NE(run.out.find("--idle-exit takes a whole number of seconds"), std::string::npos) << run.out;
+  }
+}
+
 }  // namespace
 }  // namespace petstore::testing
