@@ -22,6 +22,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <gtest/gtest.h>
+
 #include "support/http_json.h"
 #include "support/stack.h"
 
@@ -106,6 +108,16 @@ ServiceProcess::ServiceProcess(std::string binary, std::vector<std::string> args
 
 ServiceProcess::~ServiceProcess() {
   stop();
+  // The log is kept for a run with a failure, to read afterwards; otherwise
+  // it goes, or every run would leave its processes' logs in /tmp (684
+  // files from a day's runs, before).
+  const auto* unit = ::testing::UnitTest::GetInstance();
+  if (!::testing::Test::HasFailure() && unit->failed_test_count() == 0) {
+    std::error_code ignored;
+    std::filesystem::remove(log_path_, ignored);
+  } else {
+    std::fprintf(stderr, "kept %s's log: %s\n", binary_.c_str(), log_path_.c_str());
+  }
 }
 
 void ServiceProcess::spawn() {
