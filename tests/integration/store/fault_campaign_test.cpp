@@ -27,11 +27,11 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "config/env.h"
 #include "events/envelope.h"
 #include "kafka/producer.h"
 #include "support/eventually.h"
@@ -74,17 +74,7 @@ class FaultCampaign : public ::testing::Test {
   }
   // CAMPAIGN_ROUNDS=n repeats the phases n times: a soak (README, "Development").
   static int rounds() {
-    const char* env = std::getenv("CAMPAIGN_ROUNDS");
-    if (env == nullptr) {
-      return 1;
-    }
-    char* end = nullptr;
-    const long n = std::strtol(env, &end, 10);
-    if (end == env || *end != '\0' || n < 1 || n > 1000) {
-      throw std::invalid_argument(std::string("CAMPAIGN_ROUNDS is not a whole number from 1 to 1000: ") +
-                                  env);
-    }
-    return static_cast<int>(n);
+    return static_cast<int>(config::Env::from_process().integer("CAMPAIGN_ROUNDS", 1, 1, 1000));
   }
   void TearDown() override { store_.reset(); }
 
