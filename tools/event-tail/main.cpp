@@ -17,16 +17,19 @@
 #include <charconv>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "es/epoch.h"
+#include "events/envelope.h"
 #include "kafka/handles.h"
 
 namespace {
@@ -58,8 +61,6 @@ std::vector<std::string> split(const std::string& list) {
   return out;
 }
 
-}  // namespace
-
 // `text` as a whole decimal number, or nothing: std::atoi would take "5s"
 // for 5 and "x" for 0 without a word.
 std::optional<long long> whole_number(std::string_view text) {
@@ -71,6 +72,19 @@ std::optional<long long> whole_number(std::string_view text) {
   }
   return v;
 }
+
+// A record's version, as every reader of the log parses it; 0 for a
+// record without a whole ce_sequence, which is not one of our events: as
+// version 0 it never passes `last`, so it is not printed.
+std::int64_t version_of(const std::string& ce_sequence) {
+  try {
+    return petstore::events::parse_sequence(ce_sequence);
+  } catch (const std::invalid_argument&) {
+    return 0;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   const char* env_brokers = std::getenv("KAFKA_BROKERS");
@@ -163,9 +177,7 @@ int main(int argc, char** argv) {
     const std::string topic = rd_kafka_topic_name(m->rkt);
     const std::string key(static_cast<const char*>(m->key), m->key_len);
     if (fences.next(petstore::kafka::to_message(*m)) == petstore::es::EpochRule::Verdict::Counts) {
-      // A record without a whole ce_sequence is not one of our events: as
-      // version 0 it never passes `last`, so it is not printed.
-      const long long version = whole_number(header(m.get(), "ce_sequence")).value_or(0);
+      const long long version = version_of(header(m.get(), "ce_sequence"));
       auto& last = handled[{topic, key}];
       if (version > last) {
         last = version;
