@@ -144,36 +144,162 @@ start_redis() {
 
 redis_ready() { [[ $(redis-cli -p "$1" ping 2>/dev/null) == PONG ]]; }
 
-# start_broker <build dir> <control port>: sets KAFKA_BROKERS. With
-# KAFKA_DATA_DIR (scripts/up) the broker program keeps its log there and
-# restores it before it publishes the bootstrap list (docs/local-log.md);
-# without (the tests' broker) the log is in memory only.
-start_broker() {
-  local build_dir=$1 control_port=$2 said="" line pid="" pidfile=$RUN_DIR/broker.pid
-  [[ ${SUPERVISE:-0} == 1 ]] && pidfile=$RUN_DIR/broker.child
-  port_busy "$control_port" && die "port $control_port is in use; set MOCK_CONTROL_PORT to a free port"
-  rm -f "$RUN_DIR/kafka.bootstrap" "$RUN_DIR/broker.child"
-  MOCK_TOPICS_FILE="$ROOT/schemas/topics.txt" MOCK_BOOTSTRAP_FILE="$RUN_DIR/kafka.bootstrap" \
-    MOCK_DATA_DIR=${KAFKA_DATA_DIR:-} MOCK_CONTROL_PORT=$control_port \
-    launch broker "$build_dir/tools/kafka-mock-broker/kafka-mock-broker"
-  # A restore of a large log takes a while: show how far it has got.
-  local deadline=$((SECONDS + 900))
-  until [[ -s $RUN_DIR/kafka.bootstrap ]]; do
-    ((SECONDS < deadline)) || die "timed out waiting for the Kafka broker"
-    [[ -z $pid && -s $pidfile ]] && pid=$(cat "$pidfile")
-    if [[ -n $pid ]] && ! kill -0 "$pid" 2>/dev/null; then
-      tail -n 5 "$RUN_DIR/broker.log" >&2
-      die "the Kafka broker stopped while starting (log: $RUN_DIR/broker.log)"
+# The project's Kafka version: compose.yaml's x-kafka-image, its one place.
+kafka_version() {
+  sed -n '/^x-kafka-image: &kafka-image$/{n;s|^  image: apache/kafka:\([0-9][0-9.]*\)$|\1|p;}' "$ROOT/compose.yaml"
+}
+
+# kafka_libs: sets KAFKA_CLASSPATH to Apache Kafka's jars of that version,
+# fetched once from Maven Central by deploy/kafka/pom.xml into
+# build/kafka-<version> (ignored by git; Maven's own cache is ~/.m2).
+kafka_libs() {
+  local version dir
+  version=$(kafka_version)
+  [[ -n $version ]] || die "compose.yaml names no Kafka version (x-kafka-image)"
+  dir=$ROOT/build/kafka-$version
+  mkdir -p "$ROOT/build"
+  (
+    flock 9
+    [[ -f $dir/complete ]] && exit 0
+    rm -rf "$dir"
+    mvn -B -q -f "$ROOT/deploy/kafka/pom.xml" dependency:copy-dependencies -Dkafka.version="$version" \
+      -DoutputDirectory="$dir/libs" >"$ROOT/build/kafka-$version.log" 2>&1 ||
+      { tail -n 20 "$ROOT/build/kafka-$version.log" >&2; exit 1; }
+    touch "$dir/complete"
+  ) 9>"$ROOT/build/.kafka-libs.lock" || die "fetching Apache Kafka $version with Maven failed"
+  KAFKA_CLASSPATH="$dir/libs/*"
+}
+
+# kafka_tool <class> [args...]: one of Kafka's own command-line tools (topic
+# creation, storage formatting, leader election), warnings only. A short-
+# lived JVM: the first compiler tier only, a small heap.
+kafka_tool() {
+  java -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$KAFKA_CLASSPATH" \
+    -Dlog4j.configuration="file:$ROOT/deploy/kafka/tools-log4j.properties" "$@"
+}
+
+# start_kafka <name> <nodes> [data dir]: a KRaft cluster of <nodes> combined
+# broker-and-controller nodes of Apache Kafka on loopback, on free ports,
+# each under launch as <name><i> (log $RUN_DIR/<name><i>.log). Sets
+# KAFKA_BROKERS to its bootstrap list and writes $RUN_DIR/<name>/node<i>.start,
+# a command that starts node <i> again on its data (the fault tests kill and
+# restart nodes). Each node keeps its log in <data dir>/node<i> (default:
+# $RUN_DIR/<name>/data); a directory formatted before is started as it is,
+# so scripts/up keeps every record across scripts/down. With three nodes or
+# more, every topic is replicated three times and needs two in sync to
+# accept a write (as compose.yaml's cluster); with one, once.
+# KAFKA_HEAP sets each node's heap (default 512m alone, 384m in a cluster);
+# KAFKA_PORT, the first node's port (its controller's is the next one, then
+# the next node's), instead of free ones.
+start_kafka() {
+  local name=$1 nodes=$2 data=${3:-$RUN_DIR/$1/data} first_port i voters="" rf=1 isr=1 cluster_id
+  local dir=$RUN_DIR/$name heap=${KAFKA_HEAP:-}
+  kafka_libs
+  ((nodes >= 3)) && rf=3 isr=2
+  [[ -n $heap ]] || heap=$((nodes >= 3 ? 384 : 512))m
+  mkdir -p "$dir" "$data"
+  if [[ -n ${KAFKA_PORT:-} ]]; then
+    first_port=$KAFKA_PORT
+    for ((i = 0; i < 2 * nodes; i++)); do
+      port_busy $((first_port + i)) && die "port $((first_port + i)) is in use; set KAFKA_PORT to a free one"
+    done
+  else
+    reserve_ports first_port $((2 * nodes))
+  fi
+  for ((i = 1; i <= nodes; i++)); do voters+="${voters:+,}$i@127.0.0.1:$((first_port + 2 * i - 1))"; done
+  # One cluster id for the data directory, kept beside it: a node refuses
+  # storage formatted for another cluster.
+  [[ -s $data/cluster-id ]] || head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' >"$data/cluster-id"
+  cluster_id=$(cat "$data/cluster-id")
+  KAFKA_BROKERS=""
+  local -a formats=()
+  for ((i = 1; i <= nodes; i++)); do
+    local port=$((first_port + 2 * i - 2)) props=$dir/node$i.properties
+    KAFKA_BROKERS+="${KAFKA_BROKERS:+,}127.0.0.1:$port"
+    cat >"$props" <<PROPS
+process.roles=broker,controller
+node.id=$i
+controller.quorum.voters=$voters
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$((port + 1))
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+log.dirs=$data/node$i
+auto.create.topics.enable=false
+default.replication.factor=$rf
+min.insync.replicas=$isr
+unclean.leader.election.enable=false
+offsets.topic.replication.factor=$rf
+offsets.topic.num.partitions=12
+transaction.state.log.replication.factor=$rf
+transaction.state.log.min.isr=$isr
+transaction.state.log.num.partitions=12
+log.retention.ms=-1
+log.retention.bytes=-1
+group.initial.rebalance.delay.ms=0
+PROPS
+    # In a cluster, a lost node is fenced (its partitions led elsewhere)
+    # after 6 s without a heartbeat instead of 9 s, so the fault tests'
+    # failovers stay short.
+    ((nodes >= 3)) && printf '%s\n' broker.heartbeat.interval.ms=500 broker.session.timeout.ms=6000 >>"$props"
+    if [[ ! -f $data/node$i/meta.properties ]]; then
+      kafka_tool kafka.tools.StorageTool format --ignore-formatted -t "$cluster_id" -c "$props" >/dev/null &
+      formats+=("$!")
     fi
-    line=$(grep -ao 'journal: [0-9]* records restored.*' "$RUN_DIR/broker.log" 2>/dev/null | tail -1 || true)
-    if [[ -n $line && $line != "$said" ]]; then
-      log "  $line"
-      said=$line
-    fi
+  done
+  for p in "${formats[@]}"; do wait "$p" || die "formatting the Kafka storage in $data failed"; done
+  for ((i = 1; i <= nodes; i++)); do
+    # G1 with short pauses, as Kafka's own start script runs it.
+    printf '%s\n' "#!/usr/bin/env bash" \
+      "exec java -Xms${heap} -Xmx${heap} -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExplicitGCInvokesConcurrent \\" \
+      "  -Djava.awt.headless=true -Dlog4j.configuration=file:$ROOT/deploy/kafka/log4j.properties \\" \
+      "  -cp '$KAFKA_CLASSPATH' kafka.Kafka $dir/node$i.properties" >"$dir/node$i.cmd"
+    chmod +x "$dir/node$i.cmd"
+    launch "$name$i" "$dir/node$i.cmd"
+    # The fault tests' restart of a node they killed: the same command, its pid where stop_all finds it.
+    printf '%s\n' "#!/usr/bin/env bash" "nohup $dir/node$i.cmd >>$RUN_DIR/$name$i.log 2>&1 &" \
+      "echo \$! >$RUN_DIR/$name$i.pid" >"$dir/node$i.start"
+    chmod +x "$dir/node$i.start"
+  done
+  # Up once every node is a broker the cluster's metadata lists.
+  local deadline=$((SECONDS + 120)) seen
+  while :; do
+    seen=$(kcat -b "$KAFKA_BROKERS" -L -m 2 2>/dev/null | sed -n 's/^ *\([0-9]*\) brokers:$/\1/p' || true)
+    [[ ${seen:-0} -ge $nodes ]] && break
+    for ((i = 1; i <= nodes; i++)); do
+      local pidfile=$RUN_DIR/$name$i.pid
+      [[ ${SUPERVISE:-0} == 1 ]] && pidfile=$RUN_DIR/$name$i.child
+      if [[ -s $pidfile ]] && ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+        tail -n 20 "$RUN_DIR/$name$i.log" >&2
+        die "Kafka node $i stopped while starting (log: $RUN_DIR/$name$i.log)"
+      fi
+    done
+    ((SECONDS < deadline)) || die "timed out waiting for Kafka ($KAFKA_BROKERS; logs: $RUN_DIR/$name*.log)"
     sleep 0.2
   done
-  KAFKA_BROKERS=$(cat "$RUN_DIR/kafka.bootstrap")
   export KAFKA_BROKERS
+}
+
+# create_topic <bootstrap> <topic> <partitions> <replication factor>: a
+# topic kept for ever, through Kafka's own admin tool (as compose.yaml's
+# kafka-topics job); one that exists is left as it is.
+create_topic() {
+  kafka_tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$1" --create --if-not-exists \
+    --topic "$2" --partitions "$3" --replication-factor "$4" \
+    --config retention.ms=-1 --config retention.bytes=-1 >/dev/null
+}
+
+# create_topics <bootstrap> <replication factor>: the topics of
+# schemas/topics.txt, with their partitions. Side by side: each is a JVM.
+create_topics() {
+  local brokers=$1 rf=$2 topic partitions pids=()
+  while read -r topic partitions; do
+    [[ -z $topic || $topic == \#* ]] && continue
+    create_topic "$brokers" "$topic" "$partitions" "$rf" &
+    pids+=("$!")
+  done <"$ROOT/schemas/topics.txt"
+  for p in "${pids[@]}"; do wait "$p" || die "creating the topics of schemas/topics.txt on $brokers failed"; done
 }
 
 # start_service <build dir> <service> <replica> <port> [unix socket path]:
@@ -195,25 +321,49 @@ ready() { curl -fsS -o /dev/null --max-time 1 "$1/readyz"; }
 healthy() { curl -fsS -o /dev/null --max-time 1 "$1/healthz"; }
 
 # stop_all: stops every process with a pid file under $RUN_DIR, newest layer
-# first; a supervisor stops its process and then itself. Each gets 15 s to
-# exit, the broker 60 s: it journals what is left before it exits.
+# first: the entry point, then the services and tools, then the Kafka nodes,
+# then Redis. The processes of a layer stop side by side (the nodes of a
+# cluster together: one left alone waits for a quorum that is gone); a
+# supervisor stops its process and then itself. A layer gets 15 s, the
+# Kafka nodes 60 s to close their logs cleanly, before SIGKILL.
 stop_all() {
-  local f pid child tenths
-  for f in "$RUN_DIR"/nginx.pid "$RUN_DIR"/*-*.pid "$RUN_DIR"/broker.pid "$RUN_DIR"/redis.pid; do
+  local f
+  local -a services=() nodes=()
+  for f in "$RUN_DIR"/*.pid; do
     [[ -f $f ]] || continue
-    pid=$(cat "$f")
-    child=""
-    [[ -f ${f%.pid}.child ]] && child=$(cat "${f%.pid}.child")
-    if kill -0 "$pid" 2>/dev/null; then
-      kill -TERM "$pid" 2>/dev/null || true
-      tenths=150
-      [[ $f == */broker.pid ]] && tenths=600
-      for _ in $(seq "$tenths"); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -KILL "$pid" 2>/dev/null || true
-    fi
-    if [[ -n $child ]] && kill -0 "$child" 2>/dev/null; then
-      kill -KILL "$child" 2>/dev/null || true
-    fi
-    rm -f "$f" "${f%.pid}.child"
+    case ${f##*/} in
+      nginx.pid | redis.pid) ;;
+      kafka*.pid | cluster*.pid) nodes+=("$f") ;;
+      *) services+=("$f") ;;
+    esac
   done
+  stop_layer 150 "$RUN_DIR"/nginx.pid
+  stop_layer 150 "${services[@]}"
+  stop_layer 600 "${nodes[@]}"
+  stop_layer 150 "$RUN_DIR"/redis.pid
+}
+
+# stop_layer <tenths of a second> <pid file...>
+stop_layer() {
+  local tenths=$1 f pid alive
+  shift
+  local -a pids=()
+  for f in "$@"; do
+    [[ -f $f ]] || continue
+    pids+=("$(cat "$f")")
+    [[ -f ${f%.pid}.child ]] && pids+=("$(cat "${f%.pid}.child")")
+  done
+  for pid in "${pids[@]}"; do
+    # A process a fault test left paused must run to stop.
+    kill -CONT "$pid" 2>/dev/null || true
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for _ in $(seq "$tenths"); do
+    alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    ((alive)) || break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  for f in "$@"; do rm -f "$f" "${f%.pid}.child"; done
 }

@@ -90,8 +90,24 @@ if (!topicJob) {
   }
 }
 const libSh = readFileSync(join(root, "scripts/lib.sh"), "utf8");
-if (!/MOCK_TOPICS_FILE="\$ROOT\/schemas\/topics\.txt"/.test(libSh)) {
-  problem("scripts/lib.sh does not start the local broker with MOCK_TOPICS_FILE=$ROOT/schemas/topics.txt");
+if (!/done <"\$ROOT\/schemas\/topics\.txt"/.test(libSh)) {
+  problem("scripts/lib.sh does not create the local topics from $ROOT/schemas/topics.txt");
+}
+
+// ---- one Kafka version: compose.yaml's x-kafka-image, which every Kafka
+// service of compose runs and scripts/lib.sh reads for the local node
+const kafkaImage = String(compose["x-kafka-image"]?.image ?? "");
+if (!/^apache\/kafka:[0-9]+\.[0-9]+\.[0-9]+$/.test(kafkaImage)) {
+  problem(`compose.yaml: x-kafka-image is "${kafkaImage}", not apache/kafka:<version>`);
+}
+for (const [name, service] of Object.entries(services)) {
+  const image = String(service.image ?? "");
+  if (image.startsWith("apache/kafka") && image !== kafkaImage) {
+    problem(`compose.yaml: ${name} runs ${image}, not x-kafka-image (${kafkaImage})`);
+  }
+}
+if (!libSh.includes("/^x-kafka-image: &kafka-image$/{n;s|^  image: apache/kafka:")) {
+  problem("scripts/lib.sh does not take the Kafka version from compose.yaml's x-kafka-image");
 }
 const used = new Set();
 for (const text of programSources) {
@@ -205,7 +221,7 @@ for (const service of appServices) {
 }
 // The scripts' own variables, which reach the services' environment only
 // because they are exported for lib.sh's functions.
-const scriptsOwn = ["KAFKA_DATA_DIR", "PETSTORE_LOG_START", "REDIS_DATA_DIR", "SUPERVISE"];
+const scriptsOwn = ["KAFKA_DATA_DIR", "KAFKA_PORT", "PETSTORE_LOG_START", "REDIS_DATA_DIR", "SUPERVISE"];
 for (const name of passed) {
   if (!read.has(name) && !scriptsOwn.includes(name)) problem(`scripts/up passes ${name}, which no service reads`);
 }
