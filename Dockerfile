@@ -12,7 +12,6 @@ COPY CMakeLists.txt ./
 COPY cmake cmake
 COPY shared shared
 COPY services services
-COPY tools/kafka-mock-broker tools/kafka-mock-broker
 RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DPETSTORE_BUILD_TESTS=OFF \
     && cmake --build /build -j"$(nproc)"
 

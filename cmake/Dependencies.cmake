@@ -7,8 +7,6 @@ pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
 # they change class layouts, so they must reach every translation unit.
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(spdlog REQUIRED)
-# zlib for the broker program journal's CRC-32 (librdkafka links it already).
-find_package(ZLIB REQUIRED)
 # jemalloc for the service binaries: glibc malloc cost ~10% of a GET's CPU
 # with many threads (docs/performance.md). Not with sanitizers, which bring
 # their own allocator.

@@ -52,31 +52,14 @@ struct ServiceConfig {
   std::string apikeys_topic = "petstore.apikeys.v1";
   int kafka_linger_ms = 2;
   int kafka_delivery_timeout_ms = 5000;
-  // The local broker (librdkafka's mock cluster) holds an empty fetch for
-  // the whole wait even when a record arrives meanwhile, so every hop of the
-  // saga waits up to this long: 3 ms gives one order a p50 of 14.4 ms
-  // against 23 ms at 10 ms, for 0.17 cores of an idle local stack against
-  // 0.08 (docs/performance.md, issue 13). A real broker answers as soon as
-  // data arrives; compose.yaml sets 100.
-  int kafka_fetch_wait_max_ms = 3;
-  // The same for the writers' read-backs alone (es::PartitionWriter). A
-  // command waits for its read-back, which on the local broker waits out
-  // the empty fetch in flight when its record lands. An empty fetch costs
-  // that broker no walk of its log (a fetch at the end finds no message
-  // set; docs/performance.md, "The local broker's fetch cost grows with its
-  // log"), and an idle writer's reader rests, so a short wait here is
-  // cheap where the consumers' would not be. compose.yaml sets 100.
-  int kafka_read_back_wait_ms = 1;
-  // The same for the projections' consumers alone (Platform::project). No
-  // request waits for them: a command applies its own event to the read
-  // model (projection::OwnEvents), and they carry only what a command did
-  // not apply (a replica that died before applying, a rebuild after a
-  // FLUSHALL), so they may rest longer between empty fetches. Caught up,
-  // each costs its broker and its replica a fetch per wait: an idle bench
-  // stack took 0.270 cores with the projections at 3 ms and 0.235 at 25
-  // (docs/performance.md, "The projections fetch less often").
-  // Behind, a consumer fetches again at once, whatever the wait.
-  int kafka_projection_fetch_wait_ms = 25;
+  // How long a fetch may wait at the broker for data (fetch.wait.max.ms):
+  // Kafka answers a fetch as soon as a record arrives, so the wait costs no
+  // latency, and a longer one means fewer empty fetches from an idle
+  // consumer. The same for the writers' read-backs (es::PartitionWriter)
+  // and for the projections' consumers (Platform::project).
+  int kafka_fetch_wait_max_ms = 100;
+  int kafka_read_back_wait_ms = 100;
+  int kafka_projection_fetch_wait_ms = 100;
   // At least twice the longest append (delivery timeout + report lateness).
   std::chrono::milliseconds command_lease{12'500};
   std::chrono::milliseconds lock_wait{3'000};

@@ -9,8 +9,7 @@
 
 namespace petstore::es {
 
-// The single writer's fence, kept in the log itself (docs/consistency.md,
-// "Fencing: what the local broker shows"). A partition's owner starts by
+// The single writer's fence, kept in the log itself (docs/consistency.md). A partition's owner starts by
 // appending a claim: a record with the header kClaimHeader holding an
 // epoch above every earlier one. Every event it then appends carries its
 // epoch in kEpochHeader. Whoever reads the partition in order applies the

@@ -40,8 +40,8 @@ void OwnerLog::stop() {
 void OwnerLog::resign() {
   // Before the leave, which may take a while (the broker's LeaveGroup): a
   // command that finds no writer meanwhile answers at once. Its new owner
-  // claims it only after the group's rebalance, which the local broker
-  // takes several seconds over, so waiting Settings::settle_wait for its
+  // claims it only after the group's rebalance, which can take seconds, so
+  // waiting Settings::settle_wait for its
   // hint only held the stopping replica's exit, and with it its restart,
   // for as long (docs/reliability.md, "The stop resigns, then ends idle
   // connections").

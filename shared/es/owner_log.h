@@ -48,7 +48,7 @@ class OwnerLog {
     // This replica's base URL, recorded in `hints` for every partition it
     // claims (and again every few seconds, so a wiped Redis learns it back).
     std::string url;
-    int fetch_wait_max_ms = 10;  // of each partition's read-back (PartitionWriter::Settings)
+    int fetch_wait_max_ms = 100;  // of each partition's read-back (PartitionWriter::Settings)
     // How long a command waits for a rebalance in progress to settle
     // before it is told that this replica does not own its partition.
     std::chrono::milliseconds settle_wait{3000};

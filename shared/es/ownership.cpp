@@ -40,11 +40,9 @@ void Ownership::poll(std::chrono::milliseconds wait) {
   }
   // The partitions newly assigned are claimed side by side, each taking
   // commands as soon as its own fold is done. A fold reads the partition's
-  // history one fetch after another (the local broker returns one message
-  // set a partition per fetch), so it mostly waits; claimed one after
-  // another, a replica taking over three partitions under load took
-  // 0.6-1.1 s for each (docs/reliability.md, "The stop resigns, then ends
-  // idle connections").
+  // history one fetch after another, so it mostly waits; claimed one after
+  // another, each new partition waited for all the folds before it
+  // (docs/reliability.md, "The stop resigns, then ends idle connections").
   std::vector<std::future<void>> claims;
   claims.reserve(fresh.size());
   for (const auto p : fresh) {

@@ -24,8 +24,8 @@ PartitionWriter::PartitionWriter(kafka::Producer& producer, Settings settings)
       // puts that lookup off by 500 ms (librdkafka 2.0.2
       // src/rdkafka_partition.c, rd_kafka_toppar_offset_request), which
       // every claim paid. And a fold must start at the first record: a
-      // partition whose first records the broker no longer holds (the local
-      // broker's 5 MiB window, records deleted by hand) fails the claim
+      // partition whose first records the broker no longer holds (records
+      // deleted by hand, or a retention an operator set) fails the claim
       // (the reader's auto.offset.reset is "error") instead of folding
       // part of the history.
       reader_(settings_.brokers, settings_.topic, settings_.partition, 0, settings_.fetch_wait_max_ms) {}

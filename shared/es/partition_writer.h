@@ -18,8 +18,7 @@
 namespace petstore::es {
 
 // The one writer of a partition, fenced by the log itself
-// (docs/consistency.md, "Fencing: what the local broker shows"; the rule
-// is es::EpochRule). claim() makes it the owner; append() answers only once
+// (docs/consistency.md; the rule is es::EpochRule). claim() makes it the owner; append() answers only once
 // the record has been read back with no later claim before it, so a writer
 // that was replaced while it was paused never acknowledges what it appends
 // afterwards, and every reader that applies EpochRule ignores that record
@@ -35,10 +34,10 @@ class PartitionWriter {
     // How long a read-back may take in all, and a claim's fold without a
     // record, before the writer gives up (Unavailable; Deadline below).
     std::chrono::milliseconds read_timeout{5000};
-    // The reader's fetch.wait.max.ms: the local broker holds an empty fetch
-    // for all of it, so a read-back waits up to this long
+    // The reader's fetch.wait.max.ms: Kafka answers a fetch once a record
+    // arrives, so this only bounds an idle reader's empty fetches
     // (config::ServiceConfig::kafka_read_back_wait_ms).
-    int fetch_wait_max_ms = 10;
+    int fetch_wait_max_ms = 100;
   };
 
   PartitionWriter(kafka::Producer& producer, Settings settings);
@@ -98,8 +97,8 @@ class PartitionWriter {
   void confirm_current();
 
   // Stops the reader fetching if nothing was read back for `idle`: an idle
-  // reader costs its broker a fetch every fetch.wait.max.ms, held that long
-  // by the local broker. The next read-back starts it again, where it
+  // reader costs its broker a fetch every fetch.wait.max.ms. The next
+  // read-back starts it again, where it
   // stopped, and its first fetch finds the record it waits for already
   // there. Skips a writer busy reading. Called by the thread that polls
   // the group (es::Ownership::poll). Throws kafka::Unavailable.
@@ -113,9 +112,7 @@ class PartitionWriter {
   // goes on while records keep coming and gives up only after read_timeout
   // without one. With a total bound, a partition that took longer to fold
   // than read_timeout could never be claimed again: each attempt started
-  // over from the first record (the fault campaign's inventory writers,
-  // stuck "moving" at 5,107 and 5,458 records on the local broker, which
-  // serves one message set per fetch; docs/reliability.md).
+  // over from the first record (docs/reliability.md).
   enum class Deadline { Total, Progress };
 
   // Reads up to and including `offset`, applying the rule; `fold`, when

@@ -45,7 +45,7 @@ struct ConsumerSettings {
   std::vector<std::string> topics;
   // How long the broker may hold a fetch with no data. Small values trade idle
   // CPU for lower projection latency.
-  int fetch_wait_max_ms = 10;
+  int fetch_wait_max_ms = 100;
 };
 
 // Given the partitions just assigned, returns the offset to start each one at.

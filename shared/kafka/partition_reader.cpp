@@ -16,9 +16,8 @@ PartitionReader::PartitionReader(const std::string& brokers, const std::string& 
                                            // there or fails: a broker that no longer holds it
                                            // must not move it on to another offset unseen.
                                            {"auto.offset.reset", "error"},
-                                           // The local broker holds an empty fetch for the whole
-                                           // wait: a writer reading back its own record wants the
-                                           // next fetch soon.
+                                           // Kafka answers as soon as a record arrives; the wait
+                                           // bounds an idle reader's empty fetches.
                                            {"fetch.wait.max.ms", std::to_string(fetch_wait_max_ms)},
                                        }));
   rd_kafka_poll_set_consumer(rk_.get());

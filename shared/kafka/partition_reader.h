@@ -16,7 +16,7 @@ namespace petstore::kafka {
 class PartitionReader {
  public:
   PartitionReader(const std::string& brokers, const std::string& topic, std::int32_t partition,
-                  std::int64_t from, int fetch_wait_max_ms = 10);
+                  std::int64_t from, int fetch_wait_max_ms = 100);
   ~PartitionReader();
   PartitionReader(const PartitionReader&) = delete;
   PartitionReader& operator=(const PartitionReader&) = delete;
@@ -30,8 +30,7 @@ class PartitionReader {
   std::int64_t end(int timeout_ms);
 
   // Stops fetching until resume_at(). An idle reader costs the broker a
-  // fetch every fetch.wait.max.ms, and the local broker holds each empty
-  // one that long; a paused one costs nothing. Records fetched but not yet
+  // fetch every fetch.wait.max.ms; a paused one costs nothing. Records fetched but not yet
   // handed over are dropped. Throws Unavailable.
   void pause();
   // Fetches again, from `offset` (the offset after the last record the

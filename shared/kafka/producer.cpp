@@ -4,6 +4,8 @@
 #include <future>
 #include <memory>
 
+#include "log/log.h"
+
 namespace petstore::kafka {
 namespace {
 
@@ -26,14 +28,9 @@ void on_delivery(rd_kafka_t* /*rk*/, const rd_kafka_message_t* msg, void* /*opaq
     // Delivered, and no offset: "implicitly acked by subsequent batch
     // success" (v2.0.2 src/rdkafka_request.c,
     // rd_kafka_handle_idempotent_Produce_success). A request failed with an
-    // uncertain outcome and a later one to the partition succeeded; a real
-    // broker's sequence check means the first was written too. Only a
-    // broker that checks no sequences breaks that rule, and the local one
-    // checks them only for transactional producers (src/rdkafka_mock.c,
-    // rd_kafka_mock_validate_records): it had not written the record that
-    // the fault campaign's version gap was answered on (docs/reliability.md).
-    // Either way nobody can read the record back at a known offset, so its
-    // outcome is unknown.
+    // uncertain outcome and a later one to the partition succeeded; Kafka's
+    // sequence check means the first was written too, but nobody can read
+    // it back at a known offset, so its outcome is unknown here.
     delivery->done.set_exception(std::make_exception_ptr(Unavailable(
         "kafka delivery: acknowledged without an offset (implicitly, by a later request)", true)));
     return;
@@ -43,35 +40,87 @@ void on_delivery(rd_kafka_t* /*rk*/, const rd_kafka_message_t* msg, void* /*opaq
       Unavailable(std::string("kafka delivery failed: ") + rd_kafka_err2str(msg->err), maybe)));
 }
 
+
+// librdkafka's error callback: only a fatal error needs us; the rest it
+// retries by itself. It runs on the poller thread (rd_kafka_poll).
+void on_error(rd_kafka_t* rk, int err, const char* reason, void* opaque) {
+  if (err != RD_KAFKA_RESP_ERR__FATAL) {
+    return;
+  }
+  std::array<char, 512> why{};
+  const auto cause = rd_kafka_fatal_error(rk, why.data(), why.size());
+  log::error("kafka producer: fatal error {} ({}): {}; building a new producer", rd_kafka_err2name(cause),
+             why.data(), reason);
+  static_cast<std::atomic<bool>*>(opaque)->store(true);
+}
+
 }  // namespace
 
 Producer::Producer(const ProducerSettings& settings)
-    : report_deadline_(std::chrono::milliseconds(settings.delivery_timeout_ms) + kDeliveryReportLateness) {
-  auto conf = make_client_conf({
-      {"bootstrap.servers", settings.bootstrap_servers},
-      {"client.id", settings.client_id},
-      {"enable.idempotence", "true"},
-      {"acks", "all"},
-      {"linger.ms", std::to_string(settings.linger_ms)},
-      {"message.timeout.ms", std::to_string(settings.delivery_timeout_ms)},
-      {"partitioner", "murmur2_random"},
-  });
-  rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
-  rk_ = kafka::make_handle(RD_KAFKA_PRODUCER, std::move(conf));
+    : report_deadline_(std::chrono::milliseconds(settings.delivery_timeout_ms) + kDeliveryReportLateness),
+      settings_(settings),
+      rk_(make()) {
   poller_ = std::thread([this] { poll_loop(); });
 }
 
+HandlePtr Producer::make() const {
+  auto conf = make_client_conf({
+      {"bootstrap.servers", settings_.bootstrap_servers},
+      {"client.id", settings_.client_id},
+      {"enable.idempotence", "true"},
+      {"acks", "all"},
+      {"linger.ms", std::to_string(settings_.linger_ms)},
+      {"message.timeout.ms", std::to_string(settings_.delivery_timeout_ms)},
+      {"partitioner", "murmur2_random"},
+  });
+  rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
+  rd_kafka_conf_set_error_cb(conf.get(), on_error);
+  rd_kafka_conf_set_opaque(conf.get(), const_cast<std::atomic<bool>*>(&fatal_));
+  return kafka::make_handle(RD_KAFKA_PRODUCER, std::move(conf));
+}
+
 Producer::~Producer() {
-  rd_kafka_flush(rk_.get(), 5000);
   stop_ = true;
   poller_.join();
+  rd_kafka_flush(rk_.get(), 5000);  // serves the last delivery reports itself
 }
 
 void Producer::poll_loop() {
   while (!stop_) {
     rd_kafka_poll(rk_.get(), 50);
+    if (fatal_) {
+      rebuild();
+    }
   }
   rd_kafka_poll(rk_.get(), 0);
+}
+
+void Producer::rebuild() {
+  HandlePtr fresh;
+  try {
+    fresh = make();
+  } catch (const Unavailable& e) {
+    log::error("kafka producer: cannot build a new producer ({}); trying again", e.what());
+    return;
+  }
+  HandlePtr old;
+  {
+    const std::unique_lock lock(handle_mutex_);
+    old = std::exchange(rk_, std::move(fresh));
+    fatal_ = false;
+  }
+  // Every record the old handle held gets its report now: failed, with the
+  // status librdkafka knows (a record in flight may be persisted).
+  rd_kafka_purge(old.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+  rd_kafka_poll(old.get(), 0);
+  rd_kafka_flush(old.get(), 0);
+  ++rebuilds_;
+  log::warn("kafka producer: rebuilt after a fatal error ({} so far)", rebuilds_.load());
+}
+
+void Producer::raise_fatal_error(const char* reason) {
+  const std::shared_lock lock(handle_mutex_);
+  rd_kafka_test_fatal_error(rk_.get(), RD_KAFKA_RESP_ERR_OUT_OF_ORDER_SEQUENCE_NUMBER, reason);
 }
 
 std::int32_t Producer::partitions(const std::string& topic) {
@@ -81,7 +130,10 @@ std::int32_t Producer::partitions(const std::string& topic) {
       return it->second;
     }
   }
-  const auto count = partition_count(rk_.get(), topic, 5000);
+  const auto count = [&] {
+    const std::shared_lock lock(handle_mutex_);
+    return partition_count(rk_.get(), topic, 5000);
+  }();
   const std::lock_guard lock(partitions_mutex_);
   partition_counts_[topic] = count;
   return count;
@@ -131,6 +183,7 @@ Position Producer::append(const Record& record) {
 Producer::Sent Producer::send_to(const Record& record, std::int32_t partition) {
   auto delivery = std::make_unique<Delivery>();
   auto report = delivery->done.get_future();
+  const std::shared_lock lock(handle_mutex_);
   const auto err = enqueue(rk_.get(), record, partition, delivery.get());
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     throw Unavailable(std::string("kafka produce: ") + rd_kafka_err2str(err), false);
@@ -159,6 +212,7 @@ std::int64_t Producer::end_offset(const std::string& topic, std::int32_t partiti
 
 Producer::Watermarks Producer::watermarks(const std::string& topic, std::int32_t partition, int timeout_ms) {
   Watermarks w;
+  const std::shared_lock lock(handle_mutex_);
   const auto err =
       rd_kafka_query_watermark_offsets(rk_.get(), topic.c_str(), partition, &w.low, &w.high, timeout_ms);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
@@ -177,6 +231,7 @@ std::vector<Producer::Watermarks> Producer::watermarks(const std::string& topic,
     for (std::int32_t p = 0; p < n; ++p) {
       rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), p)->offset = which;
     }
+    const std::shared_lock lock(handle_mutex_);
     if (const auto err = rd_kafka_offsets_for_times(rk_.get(), list.get(), timeout_ms);
         err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       throw Unavailable("kafka offsets of " + topic + ": " + rd_kafka_err2str(err), false);
@@ -195,6 +250,7 @@ std::vector<Producer::Watermarks> Producer::watermarks(const std::string& topic,
 
 bool Producer::reachable(int timeout_ms) {
   const rd_kafka_metadata_t* raw = nullptr;
+  const std::shared_lock lock(handle_mutex_);
   const auto err = rd_kafka_metadata(rk_.get(), 0, nullptr, &raw, timeout_ms);
   if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
     return false;

@@ -6,6 +6,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -59,11 +60,20 @@ struct ProducerSettings {
 
 // An idempotent producer (acks=all, enable.idempotence): a record is reported
 // delivered only once every in-sync replica has it, at the offset the broker
-// gave it (a report without one is an outcome unknown: on_delivery), and a
-// real broker never writes a retry twice. (The local broker checks no
-// sequences for a producer that is not transactional: docs/reliability.md.)
+// gave it (a report without one is an outcome unknown: on_delivery), and
+// Kafka's sequence check never writes a retry twice.
 // Partitions are chosen by murmur2 of the key, the Java client's scheme, so
 // other tools agree on where an aggregate's events live.
+//
+// A fatal error (RD_KAFKA_RESP_ERR__FATAL) ends a librdkafka producer for
+// good. Debian's librdkafka 2.0.2 raises one where no data is at risk: an
+// idempotent producer whose request was cut off by a broker's loss, and
+// whose next request then met OUT_OF_ORDER_SEQUENCE_NUMBER ("sequence
+// desynchronization", fixed upstream in 2.3.0). The producer then builds a
+// new librdkafka handle (a new producer id) and goes on. What the old handle
+// still held is failed as an outcome unknown (Unavailable, possibly
+// persisted): its callers answer 503 and never claim a record written or
+// absent; records sent meanwhile are refused (Unavailable, not persisted).
 class Producer {
  public:
   explicit Producer(const ProducerSettings& settings);
@@ -118,11 +128,26 @@ class Producer {
   // Whether the cluster answers a metadata request right now.
   bool reachable(int timeout_ms);
 
+  // How many times a fatal error made this producer build a new handle.
+  [[nodiscard]] int rebuilds() const { return rebuilds_.load(); }
+  // Raises a fatal error in the current handle as librdkafka would
+  // (rd_kafka_test_fatal_error, librdkafka's own hook for this), so tests
+  // need not wait for 2.0.2's rare one.
+  void raise_fatal_error(const char* reason);
+
  private:
   void poll_loop();
+  [[nodiscard]] HandlePtr make() const;
+  void rebuild();
 
-  HandlePtr rk_;
   std::chrono::milliseconds report_deadline_;
+  ProducerSettings settings_;
+  std::atomic<bool> fatal_{false};  // set by librdkafka's error callback
+  std::atomic<int> rebuilds_{0};
+  // The handle: replaced by the poller thread alone (rebuild), under the
+  // lock held exclusively; every other use of it holds the lock shared.
+  mutable std::shared_mutex handle_mutex_;
+  HandlePtr rk_;
   std::mutex partitions_mutex_;
   std::map<std::string, std::int32_t> partition_counts_;
   std::atomic<bool> stop_{false};

@@ -8,9 +8,8 @@
 namespace petstore::net {
 
 // Sockets this process has open that a library made and does not hand out:
-// cpp-httplib's accepted connections (http/response_cork.h) and the
-// listeners of librdkafka's mock cluster (tools/kafka-mock-broker). The
-// kernel lists every descriptor under /proc/self/fd; this calls `visit`
+// cpp-httplib's accepted connections (http/response_cork.h). The kernel
+// lists every descriptor under /proc/self/fd; this calls `visit`
 // with each, in the directory's order, until `visit` returns false. It
 // costs a system call a descriptor, so callers look once, not per request.
 void for_each_descriptor(const std::function<bool(int fd)>& visit);

@@ -119,8 +119,6 @@ es::OwnerLog::Settings Platform::writer_settings(const std::string& topic, const
   s.owner = cfg_.instance;
   s.source = "/petstore/" + cfg_.service;
   s.url = cfg_.advertised_url;
-  // The read-back of every append waits on the local broker's empty fetch
-  // (config::ServiceConfig::kafka_read_back_wait_ms).
   s.fetch_wait_max_ms = cfg_.kafka_read_back_wait_ms;
   return s;
 }

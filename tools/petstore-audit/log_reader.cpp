@@ -35,13 +35,9 @@ LogReader::LogReader(const std::string& brokers, const std::vector<std::string>&
         // Large fetches: the audit reads a whole log as fast as it can.
         {"fetch.max.bytes", "104857600"},
         {"max.partition.fetch.bytes", "16777216"},
-        // Each consumer prefetches up to librdkafka's default 64 MB.
-        // The local broker holds an empty fetch for the whole wait, which
-        // happens only once every partition still assigned is at its end.
-        // (It also answers a fetch with one message set per partition, found
-        // by a scan from the partition's start: librdkafka 2.0.2,
-        // src/rdkafka_mock_handlers.c, whose own comment there leaves
-        // returning several message sets for later.)
+        // Each consumer prefetches up to librdkafka's default 64 MB. An
+        // empty fetch waits only once every partition still assigned is
+        // at its end.
         {"fetch.wait.max.ms", "50"},
     });
     consumers_.push_back(kafka::make_handle(RD_KAFKA_CONSUMER, std::move(conf)));
@@ -211,9 +207,8 @@ void LogReader::read(const std::function<void(const kafka::Message&, std::int64_
     const kafka::MessagePtr m(raw);
     if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
       // The partition ends at m->offset as far as this fetch knows. Only
-      // an end at or past the bound finishes it: the local broker reports
-      // EOF for a fetch that merely returned nothing yet (a million-event
-      // log read only a quarter through when every EOF was believed).
+      // an end at or past the bound finishes it: an EOF may come from a
+      // fetch that merely returned nothing yet.
       auto* end = ends.find(rd_kafka_topic_name(m->rkt), m->partition);
       if (end != nullptr && m->offset >= *end) {
         ends.close(end);

@@ -125,10 +125,9 @@ void Verifier::add(const kafka::Message& m, std::int64_t timestamp_ms) {
   const auto digest = record_digest(m);
   // The aggregate's latest event again, byte for byte, before its next one:
   // one Produce written twice. The idempotent producer retries a request
-  // whose answer it lost, and a real broker drops the repeat by its
-  // sequence number; the local broker checks sequences only for
-  // transactional producers (librdkafka 2.0.2 src/rdkafka_mock.c,
-  // rd_kafka_mock_validate_records), so it writes the repeat. Every reader
+  // whose answer it lost, and Kafka drops the repeat by its sequence
+  // number, within one producer id: a repeat is still tolerated as below,
+  // for logs written by any producer. Every reader
   // applies an aggregate's version once, and CloudEvents lets consumers
   // take events of the same source and id as duplicates: the state that
   // follows from the log is the same, so it is reported, not a violation.

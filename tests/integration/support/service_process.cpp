@@ -286,7 +286,7 @@ std::map<std::string, std::string> deployment_env(const std::string& prefix,
     const std::lock_guard lock(mutex);
     const auto topic = prefix + ".apikeys";
     if (created.insert(topic).second) {
-      create_topic(topic, 1);
+      create_topic(topic, 1, env.at("KAFKA_BROKERS"));
     }
     env["KAFKA_TOPIC_APIKEYS"] = topic;
   }
@@ -309,8 +309,9 @@ std::string issue_unlimited_key(httplib::Client& admin) {
 
 PetsDeployment::PetsDeployment(int replicas, const std::map<std::string, std::string>& extra_env)
     : prefix_(unique_name("t")), pets_topic_(prefix_ + ".pets"), categories_topic_(prefix_ + ".categories") {
-  create_topic(pets_topic_, 6);
-  create_topic(categories_topic_, 3);
+  const auto brokers = extra_env.contains("KAFKA_BROKERS") ? extra_env.at("KAFKA_BROKERS") : Stack::get().kafka_brokers;
+  create_topic(pets_topic_, 6, brokers);
+  create_topic(categories_topic_, 3, brokers);
   auto topics = extra_env;
   topics.insert({{"KAFKA_TOPIC_PETS", pets_topic_}, {"KAFKA_TOPIC_CATEGORIES", categories_topic_}});
   auto env = deployment_env(prefix_, topics);

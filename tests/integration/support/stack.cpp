@@ -1,12 +1,16 @@
 #include "support/stack.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <stdexcept>
+#include <thread>
 
 #include "es/epoch.h"
 #include "redis/connection.h"
@@ -24,13 +28,51 @@ std::string required(const char* name) {
   return v;
 }
 
-void control(const std::string& path, const std::string& body) {
-  const auto& s = Stack::get();
-  httplib::Client c(s.control_host, s.control_port);
-  const auto r = c.Post(path.c_str(), body, "application/json");
-  if (!r || r->status != 204) {
-    throw std::runtime_error("mock broker control " + path + " failed: " + (r ? r->body : "no answer"));
+// The pid of a cluster node's process, from the pid file its start wrote.
+pid_t node_pid(int node) {
+  const auto path = Stack::get().run_dir + "/cluster" + std::to_string(node) + ".pid";
+  std::ifstream in(path);
+  pid_t pid = -1;
+  if (!(in >> pid) || pid <= 0) {
+    throw std::runtime_error("no pid in " + path);
   }
+  return pid;
+}
+
+void signal_node(int node, int sig) {
+  if (::kill(node_pid(node), sig) != 0) {
+    throw std::runtime_error("cannot signal cluster node " + std::to_string(node));
+  }
+}
+
+kafka::HandlePtr admin_client(const std::string& brokers) {
+  return kafka::make_handle(RD_KAFKA_PRODUCER, kafka::make_conf({{"bootstrap.servers", brokers}}));
+}
+
+// The brokers the cluster's metadata lists, and each partition's leader (-1: none).
+struct ClusterView {
+  int brokers = 0;
+  std::vector<int> leaders;
+};
+ClusterView view(rd_kafka_t* rk, const std::string& topic) {
+  ClusterView v;
+  const rd_kafka_metadata_t* raw = nullptr;
+  const kafka::TopicPtr handle(topic.empty() ? nullptr : rd_kafka_topic_new(rk, topic.c_str(), nullptr));
+  if (rd_kafka_metadata(rk, handle ? 0 : 1, handle.get(), &raw, 5000) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return v;
+  }
+  const kafka::MetadataPtr md(raw);
+  v.brokers = md->broker_cnt;
+  for (int i = 0; i < md->topic_cnt; ++i) {
+    if (topic == md->topics[i].topic && md->topics[i].err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      for (int p = 0; p < md->topics[i].partition_cnt; ++p) {
+        v.leaders.push_back(md->topics[i].partitions[p].err == RD_KAFKA_RESP_ERR_NO_ERROR
+                                ? md->topics[i].partitions[p].leader
+                                : -1);
+      }
+    }
+  }
+  return v;
 }
 
 }  // namespace
@@ -39,8 +81,9 @@ const Stack& Stack::get() {
   static const Stack stack = [] {
     Stack s;
     s.kafka_brokers = required("PETSTORE_TEST_KAFKA_BROKERS");
+    s.cluster_brokers = required("PETSTORE_TEST_CLUSTER_BROKERS");
+    s.run_dir = required("PETSTORE_TEST_RUN_DIR");
     s.redis_port = std::stoi(required("PETSTORE_TEST_REDIS_PORT"));
-    s.control_port = std::stoi(required("PETSTORE_TEST_MOCK_CONTROL_PORT"));
     return s;
   }();
   return stack;
@@ -54,30 +97,116 @@ std::string unique_name(const std::string& stem) {
 }
 
 void create_topic(const std::string& name, int partitions) {
-  control("/topics", R"({"name":")" + name + R"(","partitions":)" + std::to_string(partitions) + "}");
+  create_topic(name, partitions, Stack::get().kafka_brokers);
 }
 
-void broker_down(int broker) {
-  control("/brokers/" + std::to_string(broker) + "/down", "");
-}
-void broker_up(int broker) {
-  control("/brokers/" + std::to_string(broker) + "/up", "");
+void create_topic(const std::string& name, int partitions, const std::string& brokers) {
+  const auto rk = admin_client(brokers);
+  const int replicas = std::min(3, view(rk.get(), "").brokers);
+  if (replicas < 1) {
+    throw std::runtime_error("no broker of " + brokers + " answers");
+  }
+  std::array<char, 512> err{};
+  rd_kafka_NewTopic_t* topic = rd_kafka_NewTopic_new(name.c_str(), partitions, replicas, err.data(), err.size());
+  if (topic == nullptr) {
+    throw std::runtime_error("topic " + name + ": " + err.data());
+  }
+  const kafka::QueuePtr queue(rd_kafka_queue_new(rk.get()));
+  rd_kafka_CreateTopics(rk.get(), &topic, 1, nullptr, queue.get());
+  rd_kafka_NewTopic_destroy(topic);
+  rd_kafka_event_t* ev = rd_kafka_queue_poll(queue.get(), 30000);
+  if (ev == nullptr) {
+    throw std::runtime_error("CreateTopics " + name + ": no answer");
+  }
+  std::string failure;
+  if (rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    failure = rd_kafka_event_error_string(ev);
+  } else {
+    size_t n = 0;
+    const rd_kafka_topic_result_t** results =
+        rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
+    for (size_t i = 0; i < n; ++i) {
+      if (rd_kafka_topic_result_error(results[i]) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        failure = rd_kafka_topic_result_error_string(results[i]);
+      }
+    }
+  }
+  rd_kafka_event_destroy(ev);
+  if (!failure.empty()) {
+    throw std::runtime_error("CreateTopics " + name + ": " + failure);
+  }
+  // The controller has the topic; each broker learns it, and each partition
+  // its leader, a moment later.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    const auto v = view(rk.get(), name);
+    if (static_cast<int>(v.leaders.size()) == partitions &&
+        std::ranges::none_of(v.leaders, [](int leader) { return leader < 0; })) {
+      return;
+    }
+    if (std::chrono::steady_clock::now() > give_up) {
+      throw std::runtime_error("topic " + name + ": partitions without a leader after 30 s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 }
 
-void move_leader(const std::string& topic, int partition, int broker) {
-  control("/leader", R"({"topic":")" + topic + R"(","partition":)" + std::to_string(partition) +
-                         R"(,"broker":)" + std::to_string(broker) + "}");
+void cluster_node_kill(int node) {
+  signal_node(node, SIGKILL);
+}
+
+void cluster_node_pause(int node) {
+  signal_node(node, SIGSTOP);
+}
+
+void cluster_node_resume(int node) {
+  signal_node(node, SIGCONT);
+}
+
+void cluster_node_start(int node) {
+  const auto start = Stack::get().run_dir + "/cluster/node" + std::to_string(node) + ".start";
+  if (std::system(start.c_str()) != 0) {
+    throw std::runtime_error("cannot run " + start);
+  }
+  // Back once its listener answers a metadata request as itself.
+  const auto& brokers = Stack::get().cluster_brokers;
+  std::vector<std::string> each;
+  for (size_t from = 0; from <= brokers.size();) {
+    const auto comma = std::min(brokers.find(',', from), brokers.size());
+    each.push_back(brokers.substr(from, comma - from));
+    from = comma + 1;
+  }
+  const auto rk = admin_client(each.at(static_cast<size_t>(node - 1)));
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  while (view(rk.get(), "").brokers < 1) {
+    if (std::chrono::steady_clock::now() > give_up) {
+      throw std::runtime_error("cluster node " + std::to_string(node) + " did not come back in 90 s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+int cluster_leader(const std::string& topic, int partition) {
+  const auto rk = admin_client(Stack::get().cluster_brokers);
+  return view(rk.get(), topic).leaders.at(static_cast<size_t>(partition));
 }
 
 std::vector<kafka::Message> read_topic(const std::string& topic) {
+  return read_topic(Stack::get().kafka_brokers, topic);
+}
+
+std::vector<kafka::Message> read_topic(const std::string& brokers, const std::string& topic) {
   std::vector<kafka::Message> out;
-  read_topic(Stack::get().kafka_brokers, topic,
-             [&out](const rd_kafka_message_t& m) { out.push_back(kafka::to_message(m)); });
+  read_topic(brokers, topic, [&out](const rd_kafka_message_t& m) { out.push_back(kafka::to_message(m)); });
   return out;
 }
 
 std::vector<kafka::Message> read_events(const std::string& topic) {
-  auto records = read_topic(topic);
+  return read_events(Stack::get().kafka_brokers, topic);
+}
+
+std::vector<kafka::Message> read_events(const std::string& brokers, const std::string& topic) {
+  auto records = read_topic(brokers, topic);
   // In log order per partition, as es::Fences needs them.
   std::stable_sort(records.begin(), records.end(),
                    [](const auto& a, const auto& b) { return a.partition < b.partition; });

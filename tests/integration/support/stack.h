@@ -12,14 +12,17 @@
 
 namespace petstore::testing {
 
-// The one broker and one Redis that scripts/test starts for the whole run,
-// found through the environment it exports.
+// What scripts/test starts for the whole run (scripts/lib.sh,
+// start_test_stack), found through the environment it exports: one Redis,
+// one Apache Kafka node for most tests, and a three-node Kafka cluster
+// (replication factor 3, min.insync.replicas 2) for the tests that kill,
+// pause and restart brokers.
 struct Stack {
-  std::string kafka_brokers;  // PETSTORE_TEST_KAFKA_BROKERS
+  std::string kafka_brokers;    // PETSTORE_TEST_KAFKA_BROKERS: the one node
+  std::string cluster_brokers;  // PETSTORE_TEST_CLUSTER_BROKERS: the cluster's three
+  std::string run_dir;          // PETSTORE_TEST_RUN_DIR: the nodes' pid files and start commands
   std::string redis_host = "127.0.0.1";
   int redis_port = 0;  // PETSTORE_TEST_REDIS_PORT
-  std::string control_host = "127.0.0.1";
-  int control_port = 0;  // PETSTORE_TEST_MOCK_CONTROL_PORT
 
   static const Stack& get();
   // The test Redis, with the client's default timeouts.
@@ -30,17 +33,30 @@ struct Stack {
 // Redis prefixes and consumer groups.
 std::string unique_name(const std::string& stem);
 
-// Control API of the mock broker (tools/kafka-mock-broker).
-void create_topic(const std::string& name, int partitions);
-void broker_down(int broker);
-void broker_up(int broker);
-void move_leader(const std::string& topic, int partition, int broker);
+// Creates a topic through Kafka's admin API (CreateTopics), replicated on
+// every broker of `brokers` up to three, and returns once every partition
+// has a leader.
+void create_topic(const std::string& name, int partitions, const std::string& brokers);
+void create_topic(const std::string& name, int partitions);  // on the one node
 
-// Every record of a topic, all partitions, from the beginning to the end.
+// The three-node cluster's nodes, 1 to 3, under real faults: the node's
+// process killed (SIGKILL), paused (SIGSTOP) and resumed, or started again
+// on its data (and back in the cluster's metadata before this returns).
+void cluster_node_kill(int node);
+void cluster_node_start(int node);
+void cluster_node_pause(int node);
+void cluster_node_resume(int node);
+// The node leading a partition of a topic on the cluster, from its metadata.
+int cluster_leader(const std::string& topic, int partition);
+
+// Every record of a topic, all partitions, from the beginning to the end
+// (of the one node, or of the cluster given).
 std::vector<kafka::Message> read_topic(const std::string& topic);
+std::vector<kafka::Message> read_topic(const std::string& brokers, const std::string& topic);
 // The records of a topic that count (es::EpochRule): its events, without
 // the single writers' claim records and whatever a fenced owner appended.
 std::vector<kafka::Message> read_events(const std::string& topic);
+std::vector<kafka::Message> read_events(const std::string& brokers, const std::string& topic);
 // The same from any cluster, handing each record to `on_record` as
 // librdkafka gives it (timestamps, null keys and values included).
 void read_topic(const std::string& brokers, const std::string& topic,

@@ -16,8 +16,9 @@ namespace petstore::testing {
 // (nginx, configured from deploy/nginx exactly as scripts/up does) in front.
 class StoreDeployment {
  public:
-  // `partition_scale` multiplies each topic's partitions: a soak's log must
-  // fit the local broker's 5 MiB a partition (docs/local-log.md).
+  // `partition_scale` multiplies each topic's partitions. Its topics are on
+  // extra_env's KAFKA_BROKERS when it names them (the cluster), else on the
+  // suite's one Kafka node.
   explicit StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env = {},
                            int partition_scale = 1);
   ~StoreDeployment();
@@ -31,6 +32,7 @@ class StoreDeployment {
     return *replicas_.at(service).at(i);
   }
   [[nodiscard]] const std::string& prefix() const { return prefix_; }
+  [[nodiscard]] const std::string& brokers() const { return brokers_; }
   [[nodiscard]] int entry_port() const { return entry_->port(); }
   [[nodiscard]] ServiceProcess& entry() { return *entry_; }
   // The entry point's error log (why nginx gave up on an upstream), for a
@@ -43,6 +45,7 @@ class StoreDeployment {
 
  private:
   std::string prefix_;
+  std::string brokers_;
   std::string run_dir_;
   std::string api_key_;
   std::map<std::string, std::vector<std::unique_ptr<ServiceProcess>>> replicas_;
