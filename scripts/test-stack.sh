@@ -16,6 +16,8 @@ start_test_stack() {
   log "Starting Apache Kafka $(kafka_version): one node, and a cluster of three"
   kafka_libs
   start_kafka kafka 1
+  # The project's own topics too, for the tests of a service on its defaults.
+  create_topics "$KAFKA_BROKERS" 1
   export PETSTORE_TEST_KAFKA_BROKERS=$KAFKA_BROKERS
   start_kafka cluster 3
   export PETSTORE_TEST_CLUSTER_BROKERS=$KAFKA_BROKERS PETSTORE_TEST_RUN_DIR=$RUN_DIR

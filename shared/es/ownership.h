@@ -26,7 +26,7 @@ class Ownership {
     std::string brokers;
     std::string group;  // one per service: its replicas share out the topic
     std::string topic;
-    std::string owner;           // this replica
+    std::string owner;            // this replica
     int fetch_wait_max_ms = 100;  // of each partition's read-back (PartitionWriter::Settings)
     // A writer that read nothing back for this long stops fetching until
     // its next read-back (PartitionWriter::rest_if_idle).

@@ -40,7 +40,6 @@ void on_delivery(rd_kafka_t* /*rk*/, const rd_kafka_message_t* msg, void* /*opaq
       Unavailable(std::string("kafka delivery failed: ") + rd_kafka_err2str(msg->err), maybe)));
 }
 
-
 // librdkafka's error callback: only a fatal error needs us; the rest it
 // retries by itself. It runs on the poller thread (rd_kafka_poll).
 void on_error(rd_kafka_t* rk, int err, const char* reason, void* opaque) {

@@ -65,6 +65,7 @@ std::string last_segment(const std::string& location) {
 class FaultCampaign : public ::testing::Test {
  protected:
   void SetUp() override {
+    cluster_heal();
     store_ = std::make_unique<StoreDeployment>(
         2, std::map<std::string, std::string>{{"ORDER_OUTCOME_WAIT_MS", "1000"},
                                               {"KAFKA_BROKERS", Stack::get().cluster_brokers}});

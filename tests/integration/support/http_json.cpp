@@ -58,7 +58,11 @@ httplib::Result post_retrying(httplib::Client& c, const std::string& path, const
                               const std::string& idempotency_key, int attempts) {
   for (int i = 1;; ++i) {
     auto r = post_json(c, path, body, {{"Idempotency-Key", idempotency_key}});
-    if (i == attempts || !r || r->status != 503 || !r->has_header("Retry-After")) {
+    // 409 request_in_progress: the same key's first attempt still runs (a
+    // write waiting out a broker's loss); it says when to ask again.
+    const bool again =
+        r && (r->status == 503 || (r->status == 409 && error_code(r) == "request_in_progress"));
+    if (i == attempts || !again || !r->has_header("Retry-After")) {
       return r;
     }
     std::this_thread::sleep_for(std::chrono::seconds(std::stoi(r->get_header_value("Retry-After"))));

@@ -309,7 +309,8 @@ std::string issue_unlimited_key(httplib::Client& admin) {
 
 PetsDeployment::PetsDeployment(int replicas, const std::map<std::string, std::string>& extra_env)
     : prefix_(unique_name("t")), pets_topic_(prefix_ + ".pets"), categories_topic_(prefix_ + ".categories") {
-  const auto brokers = extra_env.contains("KAFKA_BROKERS") ? extra_env.at("KAFKA_BROKERS") : Stack::get().kafka_brokers;
+  const auto brokers =
+      extra_env.contains("KAFKA_BROKERS") ? extra_env.at("KAFKA_BROKERS") : Stack::get().kafka_brokers;
   create_topic(pets_topic_, 6, brokers);
   create_topic(categories_topic_, 3, brokers);
   auto topics = extra_env;

@@ -39,11 +39,20 @@ std::string unique_name(const std::string& stem);
 void create_topic(const std::string& name, int partitions, const std::string& brokers);
 void create_topic(const std::string& name, int partitions);  // on the one node
 
+// Deletes a partition's records before `offset` on the one node (Kafka's
+// DeleteRecords): its log then starts there.
+void delete_records_before(const std::string& topic, int partition, std::int64_t offset);
+
 // The three-node cluster's nodes, 1 to 3, under real faults: the node's
 // process killed (SIGKILL), paused (SIGSTOP) and resumed, or started again
 // on its data (and back in the cluster's metadata before this returns).
 void cluster_node_kill(int node);
 void cluster_node_start(int node);
+void cluster_nodes_start(const std::vector<int>& nodes);  // all started, then each waited for
+// Resumes every paused node, starts every dead one, and waits until the
+// cluster's metadata lists all three: a test that fails half-way leaves
+// the next one a whole cluster.
+void cluster_heal();
 void cluster_node_pause(int node);
 void cluster_node_resume(int node);
 // The node leading a partition of a topic on the cluster, from its metadata.

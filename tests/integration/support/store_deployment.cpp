@@ -27,7 +27,8 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env,
                                  int partition_scale)
     : prefix_(unique_name("s")),
-      brokers_(extra_env.contains("KAFKA_BROKERS") ? extra_env.at("KAFKA_BROKERS") : Stack::get().kafka_brokers) {
+      brokers_(extra_env.contains("KAFKA_BROKERS") ? extra_env.at("KAFKA_BROKERS")
+                                                   : Stack::get().kafka_brokers) {
   for (const auto& [name, partitions] : std::vector<std::pair<std::string, int>>{
            {"pets", 6}, {"categories", 3}, {"orders", 6}, {"inventory", 6}}) {
     create_topic(topic(name), partitions * partition_scale, brokers_);
@@ -100,9 +101,9 @@ CommandRun StoreDeployment::audit(const std::string& binary, const std::string& 
   const auto& stack = Stack::get();
   return run_command(binary + " --no-progress --redis " + stack.redis_host + ":" +
                      std::to_string(stack.redis_port) + " --prefix " + prefix_ + " --brokers " + brokers_ +
-                     " --topic-pets " + topic("pets") + " --topic-categories " +
-                     topic("categories") + " --topic-orders " + topic("orders") + " --topic-inventory " +
-                     topic("inventory") + " --topic-apikeys " + topic("apikeys") + " " + args);
+                     " --topic-pets " + topic("pets") + " --topic-categories " + topic("categories") +
+                     " --topic-orders " + topic("orders") + " --topic-inventory " + topic("inventory") +
+                     " --topic-apikeys " + topic("apikeys") + " " + args);
 }
 
 }  // namespace petstore::testing

@@ -25,6 +25,7 @@ class PetsFaults : public ::testing::Test {
   // (ratelimit_outage_test covers that), and these tests are about what lies
   // behind it.
   static void SetUpTestSuite() {
+    cluster_heal();
     deployment_ = std::make_unique<PetsDeployment>(
         1, std::map<std::string, std::string>{{"REDIS_TIMEOUT_MS", "300"},
                                               {"RATE_LIMIT", "off"},
@@ -32,6 +33,7 @@ class PetsFaults : public ::testing::Test {
   }
   static void TearDownTestSuite() { deployment_.reset(); }
   void SetUp() override {
+    cluster_heal();
     // Ready again after the test before: a broker outage takes the writers'
     // groups some seconds to settle (503 writer_moving meanwhile, which is
     // what a client sees, and why the replica is not ready).
@@ -76,9 +78,7 @@ void cluster_down() {
   }
 }
 void cluster_up() {
-  for (int node = 1; node <= 3; ++node) {
-    cluster_node_start(node);
-  }
+  cluster_nodes_start({1, 2, 3});
 }
 
 TEST_F(PetsFaults, BrokerDownMeans503ForWritesWhileReadsGoOn) {

@@ -68,8 +68,7 @@ class AggregateWriterTest : public ::testing::Test {
  protected:
   AggregateWriterTest() { create_topic(topic_, kPartitions); }
 
-  // `fetch_wait_max_ms`: how long the local broker holds a read-back's
-  // empty fetch (PartitionWriter::Settings).
+  // `fetch_wait_max_ms`: a read-back's fetch wait (PartitionWriter::Settings).
   // `hints_key`: where it records and looks up owners' hints (the
   // replicas' shared one unless given).
   std::unique_ptr<Writer> replica(const std::string& name, int fetch_wait_max_ms = 10,
@@ -84,18 +83,21 @@ class AggregateWriterTest : public ::testing::Test {
     return w;
   }
 
-  // Waits (30 s at most) until `replicas` own every partition between them.
+  // Waits (30 s at most) until `replicas` own every partition between them,
+  // each some.
   static bool all_owned(const std::vector<Writer*>& replicas) {
     const auto give_up = std::chrono::steady_clock::now() + 30s;
     while (std::chrono::steady_clock::now() < give_up) {
       std::set<std::int32_t> owned;
       size_t claims = 0;
+      bool each = true;  // a replica that owns nothing may not have joined yet
       for (auto* r : replicas) {
         const auto o = r->owned();
         owned.insert(o.begin(), o.end());
         claims += o.size();
+        each = each && !o.empty();
       }
-      if (owned.size() == kPartitions && claims == kPartitions) {
+      if (owned.size() == kPartitions && claims == kPartitions && each) {
         return true;
       }
       std::this_thread::sleep_for(50ms);
