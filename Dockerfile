@@ -10,8 +10,11 @@ RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-ins
 WORKDIR /src
 COPY CMakeLists.txt ./
 COPY cmake cmake
+COPY schemas schemas
 COPY shared shared
 COPY services services
+COPY tools tools
+COPY bench bench
 RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DPETSTORE_BUILD_TESTS=OFF \
     && cmake --build /build -j"$(nproc)"
 

@@ -7,8 +7,8 @@ pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis)
 # they change class layouts, so they must reach every translation unit.
 pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 find_package(spdlog REQUIRED)
-# jemalloc for the service binaries: glibc malloc cost ~10% of a GET's CPU
-# with many threads (docs/performance.md). Not with sanitizers, which bring
+# jemalloc for the service binaries: glibc malloc was a visible part of a
+# GET's CPU with many threads (docs/performance.md, "Levers"). Not with sanitizers, which bring
 # their own allocator.
 if(NOT PETSTORE_SANITIZE)
   pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)

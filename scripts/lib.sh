@@ -300,6 +300,18 @@ create_topics() {
     pids+=("$!")
   done <"$ROOT/schemas/topics.txt"
   for p in "${pids[@]}"; do wait "$p" || die "creating the topics of schemas/topics.txt on $brokers failed"; done
+  # Created is not yet served: a service that asks for a topic before its
+  # broker has applied it is told it does not exist, and exits.
+  while read -r topic partitions; do
+    [[ -z $topic || $topic == \#* ]] && continue
+    wait_until 30 "topic $topic on $brokers" topic_ready "$brokers" "$topic" "$partitions"
+  done <"$ROOT/schemas/topics.txt"
+}
+
+# topic_ready <bootstrap> <topic> <partitions>: the cluster's metadata lists
+# every partition of the topic with a leader.
+topic_ready() {
+  [[ $(kcat -b "$1" -L -t "$2" -m 5 2>/dev/null | grep -c 'partition [0-9]*, leader [0-9]') == "$3" ]]
 }
 
 # start_service <build dir> <service> <replica> <port> [unix socket path]:

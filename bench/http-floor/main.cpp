@@ -6,8 +6,7 @@
 // No limiter, no Redis, no Kafka. What bench/run measures through it is the
 // most a GET can reach in cpp-httplib's thread-per-connection model behind
 // the entry point; the gap between it and a real GET is what the GET's own
-// work (the key's check and the read, a Redis round trip) costs
-// (docs/performance.md, "The HTTP layer's floor").
+// work (the key's check and the read, a Redis round trip) costs.
 //   petstore-http-floor PORT BODY
 #include <csignal>
 #include <cstdio>

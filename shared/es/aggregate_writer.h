@@ -62,7 +62,7 @@ inline constexpr std::int64_t kIdClasses = 4;
 // Redis), and append in its epoch. The write path every service shares:
 // hold the partition, read the folded state, decide, send, fold in.
 //
-// Group commit (docs/performance.md). A command holds its partition only
+// Group commit (docs/performance.md, "Levers"). A command holds its partition only
 // to decide and send; its event is folded in at once, so the next command
 // on the partition decides on it without waiting for the log, and the
 // events sent meanwhile travel to the broker and are read back together.
@@ -189,7 +189,7 @@ class AggregateWriter final : public Ownership::State {
   // their delivery reports awaited together: one wait for them all, on the
   // caller's thread, where begin() of each, side by side, costs a thread,
   // a wait and the wake-ups of both (the inventory's mirror of a batch of
-  // new pets, docs/performance.md). A command on an aggregate with an
+  // new pets). A command on an aggregate with an
   // event on its way, including one sent here by a command before it, is
   // begun after the others, as begin() would (so one aggregate's commands
   // keep their order).
@@ -266,11 +266,8 @@ class AggregateWriter final : public Ownership::State {
   // partitioner, KIP-480; KIP-794): the creates sent in one linger then
   // share a request and a message set, and are read back by one fetch,
   // where one partition after another in turn made every create a message
-  // set of its own. Over many creates the partitions fill evenly. 64: at
-  // 16 connections, POST /pets 2,593/s against 2,404/s on a fresh log and
-  // 2,367/s against 1,186/s on a log of 60,000 pets; orders over 100 pets
-  // 1,463-1,475/s against 1,274-1,276/s (16: 2,446/s and 2,226/s; 256 no
-  // better than 64; docs/performance.md, "Creates stick to a partition").
+  // set of its own. Over many creates the partitions fill evenly. 64 did
+  // better than 16 and no worse than 256 (docs/performance.md, "Levers").
   static constexpr std::size_t kCreatesPerPartition = 64;
 
   // Hands this replica's partitions to the others, for good (OwnerLog::resign).

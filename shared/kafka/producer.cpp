@@ -40,6 +40,16 @@ void on_delivery(rd_kafka_t* /*rk*/, const rd_kafka_message_t* msg, void* /*opaq
       Unavailable(std::string("kafka delivery failed: ") + rd_kafka_err2str(msg->err), maybe)));
 }
 
+// A partition's leader is being elected or has just moved (a topic just
+// created, a broker lost): Kafka says so for a moment, and asking again
+// finds the new leader.
+bool leader_moving(rd_kafka_resp_err_t err) {
+  return err == RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION || err == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE ||
+         err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART || err == RD_KAFKA_RESP_ERR_FENCED_LEADER_EPOCH ||
+         err == RD_KAFKA_RESP_ERR_OFFSET_NOT_AVAILABLE;
+}
+constexpr std::chrono::milliseconds kLeaderRetry{50};
+
 // librdkafka's error callback: only a fatal error needs us; the rest it
 // retries by itself. It runs on the poller thread (rd_kafka_poll).
 void on_error(rd_kafka_t* rk, int err, const char* reason, void* opaque) {
@@ -108,12 +118,12 @@ void Producer::rebuild() {
     old = std::exchange(rk_, std::move(fresh));
     fatal_ = false;
   }
+  ++rebuilds_;
   // Every record the old handle held gets its report now: failed, with the
   // status librdkafka knows (a record in flight may be persisted).
   rd_kafka_purge(old.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
   rd_kafka_poll(old.get(), 0);
   rd_kafka_flush(old.get(), 0);
-  ++rebuilds_;
   log::warn("kafka producer: rebuilt after a fatal error ({} so far)", rebuilds_.load());
 }
 
@@ -210,14 +220,23 @@ std::int64_t Producer::end_offset(const std::string& topic, std::int32_t partiti
 }
 
 Producer::Watermarks Producer::watermarks(const std::string& topic, std::int32_t partition, int timeout_ms) {
-  Watermarks w;
-  const std::shared_lock lock(handle_mutex_);
-  const auto err =
-      rd_kafka_query_watermark_offsets(rk_.get(), topic.c_str(), partition, &w.low, &w.high, timeout_ms);
-  if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    throw Unavailable("kafka watermarks for " + topic + ": " + rd_kafka_err2str(err), false);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    Watermarks w;
+    rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
+    {
+      const std::shared_lock lock(handle_mutex_);
+      err =
+          rd_kafka_query_watermark_offsets(rk_.get(), topic.c_str(), partition, &w.low, &w.high, timeout_ms);
+    }
+    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+      return w;
+    }
+    if (!leader_moving(err) || std::chrono::steady_clock::now() >= deadline) {
+      throw Unavailable("kafka watermarks for " + topic + ": " + rd_kafka_err2str(err), false);
+    }
+    std::this_thread::sleep_for(kLeaderRetry);
   }
-  return w;
 }
 
 std::vector<Producer::Watermarks> Producer::watermarks(const std::string& topic, int timeout_ms) {
@@ -230,16 +249,30 @@ std::vector<Producer::Watermarks> Producer::watermarks(const std::string& topic,
     for (std::int32_t p = 0; p < n; ++p) {
       rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), p)->offset = which;
     }
-    const std::shared_lock lock(handle_mutex_);
-    if (const auto err = rd_kafka_offsets_for_times(rk_.get(), list.get(), timeout_ms);
-        err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      throw Unavailable("kafka offsets of " + topic + ": " + rd_kafka_err2str(err), false);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    for (;;) {
+      rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
+      {
+        const std::shared_lock lock(handle_mutex_);
+        err = rd_kafka_offsets_for_times(rk_.get(), list.get(), timeout_ms);
+      }
+      for (int i = 0; i < list->cnt && err == RD_KAFKA_RESP_ERR_NO_ERROR; ++i) {
+        err = list->elems[i].err;
+      }
+      if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        break;
+      }
+      if (!leader_moving(err) || std::chrono::steady_clock::now() >= deadline) {
+        throw Unavailable("kafka offsets of " + topic + ": " + rd_kafka_err2str(err), false);
+      }
+      std::this_thread::sleep_for(kLeaderRetry);
+      for (int i = 0; i < list->cnt; ++i) {  // the answer overwrote the logical offsets asked for
+        list->elems[i].offset = which;
+        list->elems[i].err = RD_KAFKA_RESP_ERR_NO_ERROR;
+      }
     }
     for (int i = 0; i < list->cnt; ++i) {
       const auto& el = list->elems[i];
-      if (el.err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        throw Unavailable("kafka offsets of " + topic + ": " + rd_kafka_err2str(el.err), false);
-      }
       auto& w = out.at(static_cast<size_t>(el.partition));
       (which == RD_KAFKA_OFFSET_BEGINNING ? w.low : w.high) = el.offset;
     }

@@ -17,10 +17,8 @@ namespace petstore::log {
 //
 // Why not spdlog::warn(...) itself: its templates format in the calling
 // unit, so every unit with a formatted spdlog call compiled fmt's whole
-// formatting engine (vformat_to, the float and integer writers) again. One
-// such call took a unit 13.7 s to compile in the ASan tree, against 0.7 s
-// for fmt::format alone and 1.1 s for spdlog with a plain string
-// (docs/performance.md, "Logging formats once"). Here a unit instantiates
+// formatting engine (vformat_to, the float and integer writers) again,
+// which made such units slow to compile. Here a unit instantiates
 // only fmt::format's argument packing; the formatting is fmt's compiled
 // library, and the writing is log.cpp's, compiled once.
 enum class Level { trace, debug, info, warn, error, critical };

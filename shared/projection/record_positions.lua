@@ -1,9 +1,8 @@
 -- Records where a reactor stands in each partition of a handled batch,
 -- never moving a position backwards, each with its partition's epoch
 -- (es::EpochRule) as of that position. One call for the whole batch: a
--- batch spans several partitions, and a round trip for each took a sixth of
--- the inventory's pets reactor's time per batch (docs/performance.md, "The
--- inventory's mirror of new pets").
+-- batch spans several partitions, and a round trip for each was a large
+-- part of a reactor's time per batch.
 -- KEYS[1] hash of positions
 -- ARGV[1] JSON array: {"partition": "<topic>:<partition>", "offset": "<n>",
 --         "epoch": "<n>"} per partition. Strings: offsets are 64-bit, and

@@ -41,8 +41,8 @@ int serve(const std::string& name, int default_port, const Factory& make,
 
     http::Server server(cfg.http, service->router());
     server.bind();
-    // The same API on a Unix socket as well: the entry point on this host
-    // saves the TCP stack's work on every request (docs/performance.md).
+    // The same API on a Unix socket as well, for an entry point on this
+    // host that would rather not go through TCP.
     std::unique_ptr<http::Server> local;
     std::thread local_serving;
     if (!cfg.http_unix_socket.empty()) {

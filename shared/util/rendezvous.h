@@ -19,11 +19,9 @@ namespace petstore::util {
 // A placing request waits here for its order's answer. The answer is
 // recorded by the order's owner, the same replica that placed it, so it
 // comes from this process unless the partition changed hands in between;
-// for that case a waiter also asks `look` every `recheck`. Until
-// 2026-11-26 the answer went round through Redis instead (a PUBLISH by the
-// projection, a subscriber thread woken in every replica, then two reads
-// of the order): docs/performance.md, "An order's answer handed over in
-// the process".
+// for that case a waiter also asks `look` every `recheck`. Handed over in
+// the process, the answer needs no round through Redis (a PUBLISH, a
+// subscriber thread woken in every replica, two reads of the order).
 template <class Key, class Value>
 class Rendezvous {
   struct Slot {

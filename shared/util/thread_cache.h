@@ -20,10 +20,7 @@ namespace petstore::util {
 // ending it; a thread idle for `keep_idle` ends. A reactor handles each
 // polled batch's aggregates side by side, and a thread made and ended for
 // each of them (clone, then the stack's madvise and munmap with their TLB
-// shoot-downs across both cores) cost the orders process 1.06 ms of CPU an
-// order against 0.69 ms with threads kept, and the whole stack 2.88 ms
-// against 2.26 (docs/performance.md, "Where an order's time goes on a
-// fresh log").
+// shoot-downs across both cores) cost a good part of an order's CPU.
 //
 // Tasks never wait for a free thread, so a task that blocks on another
 // (one aggregate's step waiting on another's) cannot deadlock here. That is

@@ -3,9 +3,8 @@
 
 Only shared/log/ (and its unit test) may include spdlog. Everything else logs
 through log/log.h: a formatted spdlog call formats in the calling unit, and
-so compiled fmt's whole formatting engine into every unit that logged (one
-call took a unit 13.7 s in the ASan tree, against 0.7 s for fmt::format;
-docs/performance.md, "Logging formats once").
+so compiled fmt's whole formatting engine into every unit that logged,
+which made those units slow to compile.
 
 Debian's spdlog is a compiled library; its target carries SPDLOG_COMPILED_LIB
 and SPDLOG_FMT_EXTERNAL. A target that includes <spdlog/spdlog.h> but does not

@@ -74,7 +74,7 @@ if (!topicJob) {
   const mounts = (topicJob.volumes ?? []).map((v) => (typeof v === "string" ? v : `${v.source}:${v.target}`));
   const mount = mounts.find((m) => resolve(root, m.split(":")[0]) === resolve(root, "schemas/topics.txt"));
   if (!mount) {
-    problem("compose.yaml: kafka-topics does not mount ./schemas/topics.txt, the list the local broker reads");
+    problem("compose.yaml: kafka-topics does not mount ./schemas/topics.txt, the list scripts/up creates its topics from");
   } else {
     const target = mount.split(":")[1];
     const command = [].concat(topicJob.command ?? []).join("\n");

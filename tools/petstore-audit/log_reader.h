@@ -29,8 +29,8 @@ class Progress;
 // The partitions are spread over `consumers` librdkafka consumers, read by
 // the calling thread in turn. librdkafka keeps one fetch in flight per
 // broker connection, so one consumer waits a round trip for every fetch;
-// several keep several fetches in flight (docs/performance.md, issue 11:
-// one consumer left verify idle for more than half its run).
+// several keep several fetches in flight (one consumer left verify idle
+// for much of its run).
 class LogReader {
  public:
   static constexpr int kDefaultConsumers = 4;

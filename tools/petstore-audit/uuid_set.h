@@ -10,7 +10,7 @@ namespace petstore::audit {
 // A set of 128-bit values (UUIDs as two halves): open addressing with linear
 // probing in one flat array. verify remembers every ce_id of the log; a
 // node-based std::unordered_set costs a heap node and two cache misses per
-// insert there, this one a slot and usually one miss (docs/performance.md).
+// insert there, this one a slot and usually one miss.
 class UuidSet {
  public:
   using Value = std::pair<std::uint64_t, std::uint64_t>;

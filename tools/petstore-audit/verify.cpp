@@ -28,8 +28,7 @@ std::pair<std::uint64_t, std::uint64_t> uuid_bits(std::string_view id) {
 }
 
 // Folds `s` into the digest `h`, eight bytes to a multiply: verify runs it
-// over every record, and std::hash (murmur) cost twice as much
-// (docs/performance.md).
+// over every record, and std::hash (murmur) cost about twice as much.
 std::uint64_t fold_bytes(std::uint64_t h, std::string_view s) {
   constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
   const char* p = s.data();

@@ -21,15 +21,13 @@ class PetsReaction : public projection::Reaction {
   Rest begin(const kafka::Message& message) override;
   // The pet: one pet's events in order, different pets side by side. By
   // partition, a batch's new pets were mirrored one after another, each
-  // waiting for its delivery report, and the mirror fell behind POST /pets
-  // (docs/performance.md, "The inventory's mirror of new pets").
+  // waiting for its delivery report, and the mirror fell behind POST /pets.
   std::string affinity(const kafka::Message& message) override;
   // A batch's new pets mostly share a partition of the inventory topic
   // (creates stick to one, es::AggregateWriter::kCreatesPerPartition): their
   // ledgers are begun together, under one hold and one wait for the
   // delivery reports (Ledgers::begin_each), on the reactor's thread instead
-  // of a thread each (docs/performance.md, "The mirror begins a batch's
-  // pets together").
+  // of a thread each (docs/performance.md, "Levers").
   [[nodiscard]] bool begins_together() const override { return true; }
   BegunEach begin_each(const std::vector<const kafka::Message*>& events) override;
 

@@ -1,4 +1,4 @@
-// es::AggregateWriter against the broker program: two replicas share a
+// es::AggregateWriter against Apache Kafka: two replicas share a
 // topic's partitions; a command runs only on the owner of its aggregate's
 // partition and decides from the owner's fold of that partition; new ids
 // come from the fold; when a replica stops, the other takes over its

@@ -202,7 +202,7 @@ TEST_F(OwnerLogTest, AnEpochGivenUpIsClaimedAnewAndFoldedAgainWithWhatItAppended
 
 // A stopping replica resigns (service::serve), yet a command can still reach
 // it on a connection not ended yet. It waits for no new owner: the group's
-// rebalance takes the local broker longer than the settle wait, so waiting
+// rebalance can take longer than the settle wait, so waiting
 // only held the replica's exit for as long (docs/reliability.md).
 TEST_F(OwnerLogTest, AResignedLogAnswersAtOnceWithTheNewOwnersHintIfItHasOne) {
   redis::Pool pool{Stack::get().redis_endpoint(), 1};

@@ -1,4 +1,4 @@
-// es::Ownership against the broker program: the replicas of a service share
+// es::Ownership against Apache Kafka: the replicas of a service share
 // out a topic's partitions through one consumer group and claim each; when
 // one stops, the others claim its partitions and fold them, and the
 // writers it still holds are fenced.

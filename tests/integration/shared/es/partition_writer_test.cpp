@@ -1,4 +1,4 @@
-// es::PartitionWriter against the broker program: a claim folds what came
+// es::PartitionWriter against Apache Kafka: a claim folds what came
 // before it; a writer replaced while it was paused is fenced, never
 // acknowledges what it appends afterwards, and every reader of the
 // partition ignores that record. Last, one pause against today's write
@@ -153,8 +153,8 @@ TEST_F(PartitionWriterTest, AWriterReplacedWhilePausedIsFencedAndItsRecordIgnore
   ASSERT_EQ(new_owner.claim([&](const kafka::Message& m) { folded.push_back(m.value); }), 2);
   EXPECT_EQ(folded, (std::vector<std::string>{"old-1"}));
 
-  // The old owner resumes and appends: the broker takes the record (the
-  // local broker fences no producer; broker_fencing_test), but the writer
+  // The old owner resumes and appends: the broker takes the record (its
+  // producer is not transactional, so nothing fences it), but the writer
   // reads the new claim before it and does not acknowledge it.
   r.value = "old-2";
   try {

@@ -1,4 +1,4 @@
-// kafka::GroupMembership against the broker program: members of one group
+// kafka::GroupMembership against Apache Kafka: members of one group
 // share a topic's partitions out between them, each partition to one
 // member; a member that leaves hands its partitions on at once, not after
 // its session times out.
@@ -24,13 +24,10 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 constexpr int kPartitions = 4;
-// A leaver's partitions reach the others sooner than a silent member's. On
-// the local broker (librdkafka's rdkafka_mock_cgrp.c), a LeaveGroup starts a
-// rebalance at once, which waits session.timeout.ms - 1 s (GroupMembership's
-// 6 s: 5 s) for the members left to rejoin; a member gone silent is first
-// dropped after session.timeout.ms without a heartbeat, and the same
-// rebalance follows: about 11 s. (A real broker ends the rebalance as soon
-// as every member left has rejoined.)
+// A leaver's partitions reach the others sooner than a silent member's: a
+// LeaveGroup starts a rebalance at once, while a member gone silent is
+// first dropped after session.timeout.ms without a heartbeat. Kafka ends
+// the rebalance as soon as every member left has rejoined.
 constexpr auto kSilentMemberHandOver = 11s;
 constexpr auto kLeaverHandOverBound = 9s;
 

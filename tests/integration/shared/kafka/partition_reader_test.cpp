@@ -1,4 +1,4 @@
-// kafka::PartitionReader against the broker program: one partition in offset
+// kafka::PartitionReader against Apache Kafka: one partition in offset
 // order, paused and resumed, and never a record handed over twice, even
 // when a seek is carried out after the reader has read past its offset.
 #include "kafka/partition_reader.h"

@@ -1,4 +1,4 @@
-// projection::Reactor against the broker program and Redis: events that may
+// projection::Reactor against Apache Kafka and Redis: events that may
 // change one aggregate (Reaction::affinity) are handled one after the other
 // in log order, others side by side; a failing event is retried, never
 // skipped; a reaction in two halves (Reaction::begin) begins an event once
@@ -30,8 +30,7 @@ namespace {
 using namespace std::chrono_literals;
 
 // Appends `values` to partition `partition` of `topic` in one message set:
-// the local broker answers a fetch with one set per partition, so a reactor
-// gets them in one batch. rd_kafka_produce_batch puts them on the
+// a fetch returns the whole set, so a reactor gets them in one batch. rd_kafka_produce_batch puts them on the
 // partition's queue at once (librdkafka v2.0.2 src/rdkafka_msg.c: a fixed
 // partition's messages are concatenated in one step), so no linger timer
 // can send the first alone; enqueued one by one they were split once in a
@@ -46,9 +45,8 @@ void produce_together(const std::string& topic, std::int32_t partition,
   // the topic's unassigned queue and move to the partition one at a time when
   // it arrives (rd_kafka_topic_assign_uas, librdkafka v2.0.2 rdkafka_topic.c),
   // and during rd_kafka_flush linger.ms no longer holds them (rdkafka_broker.c,
-  // "flushing"), so the first can go out alone. The mock broker returns one
-  // message set per partition per fetch, and the batch would then reach the
-  // reactor in pieces: a fresh-clone suite at half speed saw exactly that.
+  // "flushing"), so the first can go out alone, and the batch would then
+  // reach the reactor in pieces: a fresh-clone suite at half speed saw that.
   ASSERT_GT(kafka::partition_count(producer.get(), topic, 10000), partition);
   std::vector<rd_kafka_message_t> messages(values.size());
   for (size_t i = 0; i < values.size(); ++i) {

@@ -1,5 +1,5 @@
 // tools/event-tail, the example downstream consumer of docs/consumers.md,
-// against the broker program: it prints one line per pet and order event,
+// against Apache Kafka: it prints one line per pet and order event,
 // and a redelivered record (the same aggregate and version again) once.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// petstore-audit against the real broker program and Redis: a log the
+// petstore-audit against Apache Kafka and Redis: a log the
 // services wrote through the entry point verifies clean and rebuilds into the
 // live read model's exact state; a changed read model fails rebuild; history
 // and as-of tell one pet's and one order's story; a duplicated and a
@@ -401,9 +401,9 @@ TEST_F(PetstoreAuditTest, VerifyHistoryAsOfAndCorruptRecords) {
   EXPECT_EQ(before.status, 1);
   EXPECT_EQ(before.out, "null\n");
 
-  // A Produce written twice: a new pet's record again, byte for byte (the
-  // local broker writes a retried request whose answer was lost again). It
-  // is listed, and is no violation.
+  // A Produce written twice: a new pet's record again, byte for byte (as
+  // a producer other than the idempotent one that wrote it could). It is
+  // listed, and is no violation.
   const auto dogs = id_of(post_json(*http_, "/categories", R"({"name":"Dogs"})"));
   const auto fresh =
       id_of(post_json(*http_, "/pets", R"({"name":"Twice","categoryId":)" + std::to_string(dogs) + "}"));

@@ -105,7 +105,7 @@ TEST(Verify, ACleanLogHasNoFinding) {
   EXPECT_TRUE(r.pending.empty());
 }
 
-// A Produce written twice (a retry the local broker did not deduplicate):
+// A Produce written twice (a retry no sequence check deduplicated):
 // reported at its position, counted once, not a violation.
 TEST(Verify, ARecordWrittenTwiceIsACopyNotAViolation) {
   Log log;
