@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
@@ -57,6 +59,27 @@ std::vector<std::string> split_brokers(const std::string& brokers) {
 
 kafka::HandlePtr admin_client(const std::string& brokers) {
   return kafka::make_handle(RD_KAFKA_PRODUCER, kafka::make_conf({{"bootstrap.servers", brokers}}));
+}
+
+// One admin request on a queue of its own: `send` issues it there, and
+// `failure` reads its result. Throws with `what` and the reason if the
+// request or its result failed, or no answer came in 30 s.
+void admin_request(rd_kafka_t* rk, const std::string& what,
+                   const std::function<void(rd_kafka_queue_t*)>& send,
+                   const std::function<std::string(rd_kafka_event_t*)>& failure) {
+  const kafka::QueuePtr queue(rd_kafka_queue_new(rk));
+  send(queue.get());
+  const std::unique_ptr<rd_kafka_event_t, decltype(&rd_kafka_event_destroy)> ev(
+      rd_kafka_queue_poll(queue.get(), 30000), &rd_kafka_event_destroy);
+  if (!ev) {
+    throw std::runtime_error(what + ": no answer");
+  }
+  const std::string why = rd_kafka_event_error(ev.get()) != RD_KAFKA_RESP_ERR_NO_ERROR
+                              ? rd_kafka_event_error_string(ev.get())
+                              : failure(ev.get());
+  if (!why.empty()) {
+    throw std::runtime_error(what + ": " + why);
+  }
 }
 
 // The brokers the cluster's metadata lists, and each partition's leader (-1: none).
@@ -122,30 +145,23 @@ void create_topic(const std::string& name, int partitions, const std::string& br
   if (topic == nullptr) {
     throw std::runtime_error("topic " + name + ": " + err.data());
   }
-  const kafka::QueuePtr queue(rd_kafka_queue_new(rk.get()));
-  rd_kafka_CreateTopics(rk.get(), &topic, 1, nullptr, queue.get());
-  rd_kafka_NewTopic_destroy(topic);
-  rd_kafka_event_t* ev = rd_kafka_queue_poll(queue.get(), 30000);
-  if (ev == nullptr) {
-    throw std::runtime_error("CreateTopics " + name + ": no answer");
-  }
-  std::string failure;
-  if (rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    failure = rd_kafka_event_error_string(ev);
-  } else {
-    size_t n = 0;
-    const rd_kafka_topic_result_t** results =
-        rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
-    for (size_t i = 0; i < n; ++i) {
-      if (rd_kafka_topic_result_error(results[i]) != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        failure = rd_kafka_topic_result_error_string(results[i]);
-      }
-    }
-  }
-  rd_kafka_event_destroy(ev);
-  if (!failure.empty()) {
-    throw std::runtime_error("CreateTopics " + name + ": " + failure);
-  }
+  admin_request(
+      rk.get(), "CreateTopics " + name,
+      [&](rd_kafka_queue_t* queue) {
+        rd_kafka_CreateTopics(rk.get(), &topic, 1, nullptr, queue);
+        rd_kafka_NewTopic_destroy(topic);
+      },
+      [](rd_kafka_event_t* ev) {
+        size_t n = 0;
+        const rd_kafka_topic_result_t** results =
+            rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
+        for (size_t i = 0; i < n; ++i) {
+          if (rd_kafka_topic_result_error(results[i]) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+            return std::string(rd_kafka_topic_result_error_string(results[i]));
+          }
+        }
+        return std::string();
+      });
   // The controller has the topic; each broker learns it, and each partition
   // its leader, a moment later: asked one by one, every broker must know
   // them, or a client that asks another one first is told the topic is unknown.
@@ -175,26 +191,21 @@ void delete_records_before(const std::string& topic, int partition, std::int64_t
   const kafka::PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
   rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), partition)->offset = offset;
   rd_kafka_DeleteRecords_t* request = rd_kafka_DeleteRecords_new(list.get());
-  const kafka::QueuePtr queue(rd_kafka_queue_new(rk.get()));
-  rd_kafka_DeleteRecords(rk.get(), &request, 1, nullptr, queue.get());
-  rd_kafka_DeleteRecords_destroy(request);
-  rd_kafka_event_t* ev = rd_kafka_queue_poll(queue.get(), 30000);
-  if (ev == nullptr) {
-    throw std::runtime_error("DeleteRecords " + topic + ": no answer");
-  }
-  std::string failure;
-  if (rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    failure = rd_kafka_event_error_string(ev);
-  } else {
-    const auto* done = rd_kafka_DeleteRecords_result_offsets(rd_kafka_event_DeleteRecords_result(ev));
-    if (done == nullptr || done->cnt != 1 || done->elems[0].err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-      failure = done == nullptr || done->cnt != 1 ? "no result" : rd_kafka_err2str(done->elems[0].err);
-    }
-  }
-  rd_kafka_event_destroy(ev);
-  if (!failure.empty()) {
-    throw std::runtime_error("DeleteRecords " + topic + ": " + failure);
-  }
+  admin_request(
+      rk.get(), "DeleteRecords " + topic,
+      [&](rd_kafka_queue_t* queue) {
+        rd_kafka_DeleteRecords(rk.get(), &request, 1, nullptr, queue);
+        rd_kafka_DeleteRecords_destroy(request);
+      },
+      [](rd_kafka_event_t* ev) {
+        const auto* done = rd_kafka_DeleteRecords_result_offsets(rd_kafka_event_DeleteRecords_result(ev));
+        if (done == nullptr || done->cnt != 1) {
+          return std::string("no result");
+        }
+        return done->elems[0].err == RD_KAFKA_RESP_ERR_NO_ERROR
+                   ? std::string()
+                   : std::string(rd_kafka_err2str(done->elems[0].err));
+      });
 }
 
 void cluster_node_kill(int node) {

@@ -74,18 +74,27 @@ kafka::Position append_eventually(kafka::Producer& producer, const std::string& 
   }
 }
 
+// A topic of one partition on the cluster, whole again, a producer of it
+// that has written once, and the partition's leader.
+class KafkaProducer : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cluster_heal();
+    create_topic(topic, 1, Stack::get().cluster_brokers);
+    append_eventually(producer, topic, "warm-up");
+    leader = cluster_leader(topic, 0);
+  }
+
+  std::string topic = unique_name("producer");
+  kafka::Producer producer{{Stack::get().cluster_brokers, "kafka-producer-test", 0, 5000}};
+  int leader = 0;
+};
+
 // The leader of the partition is killed (SIGKILL) with records in flight:
 // the idempotent producer retries them on the new leader. Whatever it
 // reports delivered is there, at that offset; what it reports failed may or
 // may not be (never counted either way by the writers). Then it writes again.
-TEST(KafkaProducer, ARecordReportedDeliveredIsInTheLogAtItsOffsetAfterItsLeaderIsKilled) {
-  cluster_heal();
-  const auto topic = unique_name("producer-loss");
-  create_topic(topic, 1, Stack::get().cluster_brokers);
-  kafka::Producer producer({Stack::get().cluster_brokers, "kafka-producer-test", 0, 5000});
-  append_eventually(producer, topic, "warm-up");
-  const int leader = cluster_leader(topic, 0);
-
+TEST_F(KafkaProducer, ARecordReportedDeliveredIsInTheLogAtItsOffsetAfterItsLeaderIsKilled) {
   // Ten seconds of records, the leader killed after the first: those sent
   // once the cluster has fenced it (its broker session, 6 s) and elected
   // another leader reach the new one within their delivery timeout (5 s).
@@ -131,14 +140,7 @@ TEST(KafkaProducer, ARecordReportedDeliveredIsInTheLogAtItsOffsetAfterItsLeaderI
 // bounded time (none hangs), failed unless it was delivered; the producer
 // builds a new handle and writes again, and every record reported
 // delivered is in the log at its offset.
-TEST(KafkaProducer, AFatalErrorFailsWhatWasInFlightAndTheProducerIsRebuilt) {
-  cluster_heal();
-  const auto topic = unique_name("producer-fatal");
-  create_topic(topic, 1, Stack::get().cluster_brokers);
-  kafka::Producer producer({Stack::get().cluster_brokers, "kafka-producer-test", 0, 5000});
-  append_eventually(producer, topic, "warm-up");
-  const int leader = cluster_leader(topic, 0);
-
+TEST_F(KafkaProducer, AFatalErrorFailsWhatWasInFlightAndTheProducerIsRebuilt) {
   cluster_node_pause(leader);
   std::vector<std::pair<std::string, kafka::Producer::Sent>> sent;
   sent.reserve(20);
