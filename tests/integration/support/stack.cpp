@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <ranges>
 #include <stdexcept>
 #include <thread>
 
@@ -170,8 +171,17 @@ void create_topic(const std::string& name, int partitions, const std::string& br
     const auto one = admin_client(broker);
     for (;;) {
       const auto v = view(one.get(), name);
+      // Listed with a leader is not yet served: the leader answers
+      // NOT_LEADER_FOR_PARTITION until it has taken the partition up, so
+      // each partition's offsets must be asked for once successfully.
       if (static_cast<int>(v.leaders.size()) == partitions &&
-          std::ranges::none_of(v.leaders, [](int leader) { return leader < 0; })) {
+          std::ranges::none_of(v.leaders, [](int leader) { return leader < 0; }) &&
+          std::ranges::all_of(std::views::iota(0, partitions), [&](int p) {
+            std::int64_t low = 0;
+            std::int64_t high = 0;
+            return rd_kafka_query_watermark_offsets(one.get(), name.c_str(), p, &low, &high, 5000) ==
+                   RD_KAFKA_RESP_ERR_NO_ERROR;
+          })) {
         break;
       }
       if (std::chrono::steady_clock::now() > give_up) {
