@@ -81,7 +81,7 @@ inline constexpr std::int64_t kIdClasses = 4;
 //     decides on a fold that lacks what the other appended, and only the
 //     log can tell it so (its group learns it later). A saga step told
 //     "no such order" by such a replica was once dropped for good (the
-//     fault campaign's stuck orders, 2026-11-24);
+//     fault campaign's stuck orders);
 //   - a record without a delivery report, or not read back, gives up the
 //     epoch (release_partition): the fold, which holds it, is dropped and
 //     built again from the log by the next claim.

@@ -74,8 +74,8 @@ ConfPtr make_conf(const std::map<std::string, std::string>& properties);
 // - reconnect.backoff.max.ms 1000: librdkafka backs off up to 10 s between
 //   attempts to reach a broker that is down, so a client could ignore a
 //   broker for seconds after it came back. A writer reading back its record
-//   then ran out of its 5 s (CI of 2026-11-24 13:18, pets_faults_test: 503
-//   "did not confirm the write in time" just after an outage).
+//   then ran out of its time (pets_faults_test: 503 "did not confirm the
+//   write in time" just after an outage).
 // - socket.nagle.disable: our requests are small and waited for.
 ConfPtr make_client_conf(std::map<std::string, std::string> properties);
 

@@ -82,8 +82,8 @@ void PartitionReader::resume_at(std::int64_t offset) {
   // The seek is not waited for (timeout 0: queued, and IN_PROGRESS). The
   // client's main thread carries it out, and a command waiting on that
   // thread once waited its whole 5 s and failed with 503 while the records
-  // it wanted were in the log (store_saga_test in a fresh-clone suite,
-  // 2026-11-25, at half the machine's speed). The caller's own deadline
+  // it wanted were in the log (store_saga_test on a slow machine). The
+  // caller's own deadline
   // bounds the wait for records instead. A seek carried out late moves the
   // fetch back to `offset` after records from there on may already have
   // been handed over: next() drops those the second time.
