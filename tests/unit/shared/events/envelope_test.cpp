@@ -59,8 +59,14 @@ TEST(Envelope, TimeIsRfc3339Utc) {
 }
 
 TEST(Envelope, DataschemaNamesTheSchemaFileOfTheVersion) {
-  EXPECT_EQ(dataschema_for("io.petstore.pet.created", 1), "schemas/events/pet.created.json");
-  EXPECT_EQ(dataschema_for("io.petstore.pet.created", 2), "schemas/events/pet.created.v2.json");
+  EXPECT_EQ(dataschema_for("io.petstore.pet.created", 1),
+            "https://petstore.example/schemas/events/pet.created.json");
+  EXPECT_EQ(dataschema_for("io.petstore.pet.created", 2),
+            "https://petstore.example/schemas/events/pet.created.v2.json");
+  // Records written before the URI carry the path alone: still the schema's name.
+  EXPECT_TRUE(is_dataschema_of("schemas/events/pet.created.v2.json", "io.petstore.pet.created", 2));
+  EXPECT_FALSE(is_dataschema_of("https://elsewhere.example/schemas/events/pet.created.json",
+                                "io.petstore.pet.created", 1));
   // The check a reader makes without building the name agrees with it.
   for (const auto* type : {"io.petstore.pet.created", "io.petstore.order.placed"}) {
     for (const int version : {1, 2, 12}) {
@@ -78,7 +84,8 @@ TEST(Envelope, DataschemaNamesTheSchemaFileOfTheVersion) {
   Envelope e{
       new_event_id(), "io.petstore.pet.created", "/petstore/pets", "42", 1, "2026-11-22T01:02:03.004Z", 2,
       R"({"id":42})"};
-  EXPECT_EQ(*as_message(to_record("t", e)).header("ce_dataschema"), "schemas/events/pet.created.v2.json");
+  EXPECT_EQ(*as_message(to_record("t", e)).header("ce_dataschema"),
+            "https://petstore.example/schemas/events/pet.created.v2.json");
 }
 
 // The history resources serve this form; the write path and the projection
@@ -94,11 +101,12 @@ TEST(Envelope, StructuredJsonIsTheSameFromEitherSideOfTheLog) {
                    2,
                    R"({"id":42,"name":"Rex"})"};
   const auto json = to_structured_json(e);
-  EXPECT_EQ(json,
-            R"({"specversion":"1.0","id":"0b4c5a0e-1111-4222-8333-444455556666","source":"/petstore/pets",)"
-            R"("type":"io.petstore.pet.created","subject":"42","time":"2026-11-22T01:02:03.004Z",)"
-            R"("datacontenttype":"application/json","dataschema":"schemas/events/pet.created.v2.json",)"
-            R"("sequence":"0000000000000000003","schemaversion":"2","data":{"id":42,"name":"Rex"}})");
+  EXPECT_EQ(
+      json,
+      R"({"specversion":"1.0","id":"0b4c5a0e-1111-4222-8333-444455556666","source":"/petstore/pets",)"
+      R"("type":"io.petstore.pet.created","subject":"42","time":"2026-11-22T01:02:03.004Z",)"
+      R"("datacontenttype":"application/json","dataschema":"https://petstore.example/schemas/events/pet.created.v2.json",)"
+      R"("sequence":"0000000000000000003","schemaversion":"2","data":{"id":42,"name":"Rex"}})");
   EXPECT_EQ(to_structured_json(from_message(as_message(to_record("t", e)))), json);
 }
 
