@@ -20,7 +20,8 @@ InventoryService::InventoryService(const config::ServiceConfig& cfg, Topics topi
       writer_(platform_.producer(), platform_.writer_settings(topics_.inventory, "inventory"), &owners_),
       own_(platform_.pool(), platform_.catch_up(), projection_),
       ledgers_(writer_, own_),
-      pets_seen_(platform_.producer(), platform_.pool(), keys_.reactor_positions(), cfg.catch_up_timeout),
+      pets_seen_(platform_.producer(), cfg.kafka_brokers, cfg.consumer_group(kPetsReactor),
+                 cfg.catch_up_timeout),
       pets_reaction_(ledgers_),
       orders_reaction_(ledgers_, pets_seen_, platform_.log(), topics_.pets),
       stock_(ledgers_) {
@@ -34,8 +35,8 @@ void InventoryService::start() {
   platform_.project({topics_.inventory}, projection_);
   // Two consumer groups, so an order can wait for the pets reaction to catch
   // up without blocking the thread that would do it.
-  platform_.react("pets-reactor", {topics_.pets}, keys_.reactor_positions(), pets_reaction_);
-  platform_.react("orders-reactor", {topics_.orders}, keys_.reactor_positions(), orders_reaction_);
+  platform_.react(kPetsReactor, {topics_.pets}, pets_reaction_);
+  platform_.react("orders-reactor", {topics_.orders}, orders_reaction_);
   writer_.start();
 }
 

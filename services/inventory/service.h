@@ -25,6 +25,10 @@ struct Topics {
 
 Topics topics_from(const config::Env& env);
 
+// The consumer group of the inventory's reaction to pets events: the
+// orders reaction waits on its committed positions (OrdersReaction).
+inline constexpr const char* kPetsReactor = "pets-reactor";
+
 // The inventory service's components, wired in one place: its projection,
 // its two reactions (to pets and to orders events) and its routes.
 class InventoryService : public service::Service {
@@ -50,7 +54,7 @@ class InventoryService : public service::Service {
   LedgerWriter writer_;
   projection::OwnEvents own_;
   Ledgers ledgers_;
-  es::CatchUp pets_seen_;
+  es::GroupCatchUp pets_seen_;  // the pets reaction's group (kPetsReactor)
   PetsReaction pets_reaction_;
   OrdersReaction orders_reaction_;
   StockCommands stock_;

@@ -28,7 +28,7 @@ OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics, An
 void OrdersService::start() {
   platform_.start({topics_.orders, topics_.inventory});
   platform_.project({topics_.orders}, projection_);
-  platform_.react("outcome-reactor", {topics_.inventory}, keys_.reactor_positions(), outcomes_);
+  platform_.react("outcome-reactor", {topics_.inventory}, outcomes_);
   writer_.start();
 }
 

@@ -46,8 +46,6 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
       static_cast<int>(env.integer("KAFKA_DELIVERY_TIMEOUT_MS", c.kafka_delivery_timeout_ms, 100, 300'000));
   c.kafka_fetch_wait_max_ms =
       static_cast<int>(env.integer("KAFKA_FETCH_WAIT_MAX_MS", c.kafka_fetch_wait_max_ms, 1, 10'000));
-  c.kafka_read_back_wait_ms =
-      static_cast<int>(env.integer("KAFKA_READ_BACK_WAIT_MS", c.kafka_read_back_wait_ms, 1, 10'000));
   c.kafka_projection_fetch_wait_ms = static_cast<int>(
       env.integer("KAFKA_PROJECTION_FETCH_WAIT_MS", c.kafka_projection_fetch_wait_ms, 1, 10'000));
   c.command_lease = env.millis("COMMAND_LEASE_MS", c.command_lease);

@@ -55,10 +55,8 @@ struct ServiceConfig {
   // How long a fetch may wait at the broker for data (fetch.wait.max.ms):
   // Kafka answers a fetch as soon as a record arrives, so the wait costs no
   // latency, and a longer one means fewer empty fetches from an idle
-  // consumer. The same for the writers' read-backs (es::PartitionWriter)
-  // and for the projections' consumers (Platform::project).
+  // consumer. The same for the projections' consumers (Platform::project).
   int kafka_fetch_wait_max_ms = 100;
-  int kafka_read_back_wait_ms = 100;
   int kafka_projection_fetch_wait_ms = 100;
   // At least twice the longest append (delivery timeout + report lateness).
   std::chrono::milliseconds command_lease{12'500};

@@ -27,6 +27,7 @@ inline constexpr const char* kBrokerUnavailable = "broker_unavailable";
 inline constexpr const char* kStoreUnavailable = "store_unavailable";
 inline constexpr const char* kProjectionLagging = "projection_lagging";
 inline constexpr const char* kWriterFenced = "writer_fenced";
+inline constexpr const char* kOutcomeUnknown = "outcome_unknown";
 inline constexpr const char* kWriterMoving = "writer_moving";
 inline constexpr const char* kReadModelRebuilding = "read_model_rebuilding";
 inline constexpr const char* kDependencyUnavailable = "dependency_unavailable";

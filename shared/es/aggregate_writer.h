@@ -56,35 +56,47 @@ inline constexpr std::int64_t kFirstFoldedId = std::int64_t{1} << 52;
 inline constexpr std::int64_t kLastFoldedId = (std::int64_t{1} << 53) - 1;
 inline constexpr std::int64_t kIdClasses = 4;
 
+// The lowest id a create may take now: kFirstFoldedId plus 1024 per
+// millisecond since 2026-01-01 (room for 140 years). A new id is above
+// both the partition's highest and this floor, so a log that lost its last
+// records (docs/consistency.md, "Losses") cannot make its owner hand their
+// ids out again: they were taken at an earlier floor. Only a partition
+// creating faster than 1024 ids a millisecond runs ahead of its floor.
+inline std::int64_t clock_floor() {
+  constexpr std::int64_t kSince = 1'767'225'600'000;  // 2026-01-01T00:00:00Z, in ms
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  return kFirstFoldedId + std::max<std::int64_t>(now - kSince, 0) * 1024;
+}
+
 // The single writer of one aggregate kind's topic (docs/consistency.md):
 // commands run on the replica that owns the aggregate's partition, decide
 // from the state that replica folded from the partition itself (never from
-// Redis), and append in its epoch. The write path every service shares:
+// Redis), and append through the partition's transactional writer. The
+// write path every service shares:
 // hold the partition, read the folded state, decide, send, fold in.
 //
 // Group commit (docs/performance.md, "Levers"). A command holds its partition only
 // to decide and send; its event is folded in at once, so the next command
 // on the partition decides on it without waiting for the log, and the
-// events sent meanwhile travel to the broker and are read back together.
+// events sent meanwhile travel to the broker and are committed together.
 // What keeps the log a valid sequence:
 //   - one aggregate has one event on its way at a time: a command on an
 //     aggregate whose last event has no delivery report yet waits for it,
 //     so no record can land after one of the same aggregate that failed
 //     (librdkafka keeps order within a partition, but a failed record does
 //     not stop the ones after it);
-//   - a command that appends is answered only once the partition is read
-//     back through its event with no newer claim before it; one that
-//     appends nothing (a refusal, a change already made, an aggregate that
-//     does not exist) only once the partition is read through its end as
-//     the broker has it after the decision, with no newer claim there: a
-//     replica that was paused while another took its partitions over
-//     decides on a fold that lacks what the other appended, and only the
-//     log can tell it so (its group learns it later). A saga step told
-//     "no such order" by such a replica was once dropped for good (the
-//     fault campaign's stuck orders);
-//   - a record without a delivery report, or not read back, gives up the
-//     epoch (release_partition): the fold, which holds it, is dropped and
-//     built again from the log by the next claim.
+//   - a command that appends is answered only once its transaction is
+//     committed; one that appends nothing (a refusal, a change already
+//     made, an aggregate that does not exist) only once what it decided on
+//     is committed and the partition holds nothing this writer did not
+//     write (PartitionWriter::confirm_current): a replica that was paused
+//     while another took its partitions over decides on a fold that lacks
+//     what the other appended, and the broker fences only its appends;
+//   - a record without a delivery report, or a transaction not committed,
+//     gives up the writer (release_partition): the fold, which holds it,
+//     is dropped and built again from the log by the next claim.
 template <AggregateTraits Traits>
 class AggregateWriter final : public Ownership::State {
  public:
@@ -127,24 +139,25 @@ class AggregateWriter final : public Ownership::State {
     std::vector<Appended> appended;
   };
 
-  // A command past its delivery report: its event is in the log, and the
-  // aggregate's next command may be decided, but it is not read back yet.
-  // finish() reads it back and gives the outcome, throwing as execute()
-  // does; a command that appended nothing is finished already.
+  // A command past its delivery report: its event is in the log, in a
+  // transaction not committed yet, and the aggregate's next command may be
+  // decided. finish() commits it (with whatever else the transaction
+  // holds) and gives the outcome, throwing as execute() does; a command
+  // that appended nothing is finished already.
   class Pending {
    public:
     explicit Pending(Outcome done) : out_(std::move(done)) {}
     Pending(OwnerLog::Held held, Outcome out, events::Envelope envelope, kafka::Position at,
-            std::uint64_t digest)
+            std::uint64_t transaction)
         : held_(std::move(held)),
           out_(std::move(out)),
           envelope_(std::move(envelope)),
           at_(at),
-          digest_(digest) {}
+          transaction_(transaction) {}
 
     Outcome finish() && {
       if (held_) {
-        confirm(*held_, at_.offset, digest_);
+        confirm(*held_, out_.id, transaction_);
         out_.appended.push_back({held_->topic(), std::move(envelope_), at_});
       }
       return std::move(out_);
@@ -155,14 +168,15 @@ class AggregateWriter final : public Ownership::State {
     Outcome out_;
     events::Envelope envelope_;
     kafka::Position at_;
-    std::uint64_t digest_ = 0;
+    std::uint64_t transaction_ = 0;
   };
 
   // Runs `decide` on aggregate `id` and appends what it decided. Throws
   // es::Error(NotOwner) when another replica owns the aggregate's
-  // partition, es::Error(Fenced) or kafka::Unavailable when the append is
-  // not acknowledged (the partition is then claimed anew, so a late
-  // append of this epoch never counts).
+  // partition, es::Error(Fenced) or kafka::Unavailable (nothing written)
+  // when the append surely did not happen, and es::Error(OutcomeUnknown),
+  // naming the aggregate, when it may have (the partition is then claimed
+  // anew, which settles the transaction either way).
   Outcome execute(std::int64_t id, const Decide& decide) { return begin(id, decide).finish(); }
 
   // execute() up to the delivery report of its event (or to its answer,
@@ -243,7 +257,7 @@ class AggregateWriter final : public Ownership::State {
           it != part.requests.end()) {
         out = attempt(held, {it->second, [](const Current&) { return std::optional<Event>(); }, request});
       } else {
-        auto id = std::max(part.max_id + 1, kFirstFoldedId);
+        auto id = std::max({part.max_id + 1, kFirstFoldedId, clock_floor()});
         while (id % kIdClasses != Traits::kIdClass ||
                log_.partition_of(std::to_string(id)) != held.partition()) {
           ++id;
@@ -351,29 +365,42 @@ class AggregateWriter final : public Ownership::State {
     return log_.hold(owned[(next_create_++ / kCreatesPerPartition) % owned.size()]);
   }
 
-  // Reads the partition back through `offset` (without the lock), giving
-  // up the epoch when that fails.
-  static void confirm(OwnerLog::Held& held, std::int64_t offset, std::uint64_t digest) {
+  // Commits `transaction` (without the lock), giving up the writer when
+  // that fails. A commit whose outcome is unknown says so, naming the
+  // aggregate `id` a client can look up to learn it.
+  static void confirm(OwnerLog::Held& held, std::int64_t id, std::uint64_t transaction) {
     try {
-      held.confirm(offset, digest);
+      held.confirm(transaction);
+    } catch (const kafka::Unavailable& e) {
+      give_up(held);
+      if (e.possibly_persisted()) {
+        throw Error(Errc::OutcomeUnknown, e.what()).with_aggregate(id);
+      }
+      throw;
     } catch (...) {
-      held.relock();
-      held.release_partition();
-      held.unlock();
+      give_up(held);
       throw;
     }
   }
+  static void give_up(OwnerLog::Held& held) {
+    held.relock();
+    held.release_partition();
+    held.unlock();
+  }
 
   // Confirms a decision that appended nothing against the partition as it
-  // is now (without the lock). A newer claim there gives up the epoch, as
-  // a failed confirm does; a broker that does not answer leaves it.
+  // is now (without the lock). Another writer's records there give up the
+  // writer, as a failed commit does; a broker that does not answer leaves it.
   static void confirm_current(OwnerLog::Held& held) {
     try {
       held.confirm_current();
     } catch (const Error&) {
-      held.relock();
-      held.release_partition();
-      held.unlock();
+      give_up(held);
+      throw;
+    } catch (const kafka::Unavailable& e) {
+      if (e.possibly_persisted()) {  // the commit of what the decision rested on
+        give_up(held);
+      }
       throw;
     }
   }
@@ -498,6 +525,13 @@ class AggregateWriter final : public Ownership::State {
     for (std::size_t k = 0; k < sent.size(); ++k) {
       try {
         at[k] = sent[k].sending.sent.report.wait();
+      } catch (const kafka::Unavailable& e) {
+        out[sent[k].i].failed =
+            e.possibly_persisted()
+                ? std::make_exception_ptr(
+                      Error(Errc::OutcomeUnknown, e.what()).with_aggregate(commands[sent[k].i].id))
+                : std::current_exception();
+        failed = true;
       } catch (...) {
         out[sent[k].i].failed = std::current_exception();
         failed = true;
@@ -512,9 +546,9 @@ class AggregateWriter final : public Ownership::State {
       }
       changed_[p].notify_all();
       if (failed) {
-        // The record may be in the log, unacknowledged; deciding again on
-        // this fold could give its version twice in one epoch. A new claim
-        // fences it, and its fold says whether it landed.
+        // The record may be in the log, in a transaction still open;
+        // deciding again on this fold could give its version twice. A new
+        // claim settles the transaction, and its fold says what counts.
         held.release_partition();
       }
       held.unlock();
@@ -523,7 +557,7 @@ class AggregateWriter final : public Ownership::State {
       if (const auto& position = at[k]) {
         out[sent[k].i].pending.emplace(held.share(), std::move(sent[k].outcome),
                                        std::move(sent[k].sending.envelope), *position,
-                                       sent[k].sending.sent.digest);
+                                       sent[k].sending.sent.transaction);
       }
     }
     if (!unsent.empty()) {

@@ -51,4 +51,22 @@ void CatchUp::wait_applied(const std::string& topic, std::int32_t partition, std
   }
 }
 
+GroupCatchUp::GroupCatchUp(kafka::Producer& producer, const std::string& brokers, std::string group,
+                           std::chrono::milliseconds timeout)
+    : producer_(producer), offsets_(brokers, std::move(group)), timeout_(timeout) {}
+
+void GroupCatchUp::partition_end(const std::string& topic, std::int32_t partition) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  const auto timeout_ms = static_cast<int>(timeout_.count());
+  const auto end = producer_.end_offset(topic, partition, timeout_ms);
+  // An empty partition has nothing to handle, and a group commits nothing
+  // for it.
+  const bool caught_up = end == 0 || util::retry_until(deadline, std::chrono::milliseconds(10), [&] {
+                           return offsets_.committed(topic, partition, timeout_ms) >= end;
+                         });
+  if (!caught_up) {
+    throw Error(Errc::Lagging, "the reactor of " + topic + " is behind the event log; retry shortly");
+  }
+}
+
 }  // namespace petstore::es

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kafka/group_offsets.h"
 #include "kafka/producer.h"
 #include "redis/pool.h"
 
@@ -35,6 +36,28 @@ class CatchUp {
   kafka::Producer& producer_;
   redis::Pool& pool_;
   std::string offsets_key_;
+  std::chrono::milliseconds timeout_;
+};
+
+// Waits until a consumer group (whichever replicas run it) has committed a
+// partition up to its end: a reactor (projection::Reactor) commits its
+// positions to Kafka once their events are handled. Used where a step of
+// the saga rests on another reactor having handled everything so far (the
+// inventory refuses an order for an unknown pet only once its pets
+// reaction has caught up). Redis plays no part: a wiped Redis neither
+// moves the positions nor stalls the wait.
+class GroupCatchUp {
+ public:
+  GroupCatchUp(kafka::Producer& producer, const std::string& brokers, std::string group,
+               std::chrono::milliseconds timeout);
+
+  // The group has handled everything committed to the partition so far (up
+  // to its last stable offset). Throws Error(Lagging) after the timeout.
+  void partition_end(const std::string& topic, std::int32_t partition);
+
+ private:
+  kafka::Producer& producer_;
+  kafka::GroupOffsets offsets_;
   std::chrono::milliseconds timeout_;
 };
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -24,10 +25,15 @@ enum class Errc {
   IdempotencyKeyReused,
   // A request with this Idempotency-Key is still running elsewhere.
   RequestInProgress,
-  // The partition has a newer owner than this writer (es::PartitionWriter):
-  // what it appended last, if anything, is ignored by every reader that
-  // applies es::EpochRule.
+  // The partition's writer has stopped (es::PartitionWriter): the broker
+  // fenced it, or it found another writer's records. Nothing of this
+  // command is in the log; the partition is claimed anew.
   Fenced,
+  // The command's event may or may not be in the log: its transaction's
+  // commit got no answer, or the producer was fenced during it. The
+  // partition is claimed anew, which settles the transaction either way;
+  // aggregate() names what to look up to learn which.
+  OutcomeUnknown,
   // This replica does not own the aggregate's partition (es::OwnerLog): the
   // group has given it to another replica, or is still sharing the
   // partitions out. Nothing was decided or appended.
@@ -52,11 +58,18 @@ class Error : public std::runtime_error {
     owner_hint_ = std::move(url);
     return std::move(*this);
   }
+  // OutcomeUnknown: the aggregate the command wrote, 0 if none.
+  [[nodiscard]] std::int64_t aggregate() const noexcept { return aggregate_; }
+  Error&& with_aggregate(std::int64_t id) && {
+    aggregate_ = id;
+    return std::move(*this);
+  }
 
  private:
   Errc code_;
   std::optional<int> retry_after_seconds_;
   std::string owner_hint_;
+  std::int64_t aggregate_ = 0;
 };
 
 }  // namespace petstore::es

@@ -13,10 +13,9 @@ OwnerLog::OwnerLog(kafka::Producer& producer, Settings settings, Ownership::Stat
     : producer_(producer),
       settings_(std::move(settings)),
       hints_(hints),
-      ownership_(
-          producer,
-          {settings_.brokers, settings_.group, settings_.topic, settings_.owner, settings_.fetch_wait_max_ms},
-          state),
+      ownership_({settings_.brokers, settings_.group, settings_.topic, settings_.owner, settings_.linger_ms,
+                  settings_.delivery_timeout_ms},
+                 state),
       refusals_logged_(std::make_unique<log::Every>(std::chrono::seconds(1))) {}
 
 std::int32_t OwnerLog::open() {
@@ -151,7 +150,7 @@ OwnerLog::Sending OwnerLog::Held::send(const NewEvent& event, const std::string&
   if (!request.empty()) {
     record.headers.push_back({std::string(kRequestHeader), request});
   }
-  return {std::move(e), writer_->send(std::move(record))};
+  return {std::move(e), writer_->send(record)};
 }
 
 void OwnerLog::Held::release_partition() {

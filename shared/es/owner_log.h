@@ -31,9 +31,8 @@ namespace petstore::es {
 inline constexpr std::string_view kRequestHeader = "petstore_request";
 
 // One events topic as a partition owner writes it: es::Ownership followed
-// on a thread of its own, one lock per partition, and appends stamped with
-// the owner's epoch and acknowledged only once read back
-// (es::PartitionWriter). The part of the single writer that knows nothing
+// on a thread of its own, one lock per partition, and appends acknowledged
+// once their transaction is committed (es::PartitionWriter). The part of the single writer that knows nothing
 // of any aggregate; es::AggregateWriter adds the aggregate's fold and
 // decides what may be sent before what was sent is acknowledged.
 class OwnerLog {
@@ -42,13 +41,14 @@ class OwnerLog {
     std::string brokers;
     std::string group;  // one per service and topic: its replicas share the partitions out
     std::string topic;
-    std::string owner;   // this replica, written into its claims
+    std::string owner;   // this replica
     std::string source;  // ce_source of the events appended
     std::chrono::milliseconds poll{100};
     // This replica's base URL, recorded in `hints` for every partition it
     // claims (and again every few seconds, so a wiped Redis learns it back).
     std::string url;
-    int fetch_wait_max_ms = 100;  // of each partition's read-back (PartitionWriter::Settings)
+    int linger_ms = 2;  // of each partition's producer (PartitionWriter::Settings)
+    int delivery_timeout_ms = 5000;
     // How long a command waits for a rebalance in progress to settle
     // before it is told that this replica does not own its partition.
     std::chrono::milliseconds settle_wait{3000};
@@ -78,10 +78,10 @@ class OwnerLog {
   // has recorded one. For a replica that stops.
   void resign();
 
-  // An event on its way: sent in the owner's epoch, not yet acknowledged.
+  // An event on its way: sent in a transaction not committed yet.
   struct Sending {
     events::Envelope envelope;
-    PartitionWriter::Sent sent;  // its report, and the digest confirm checks
+    PartitionWriter::Sent sent;  // its report, and its transaction
   };
 
   // Holds partition `p`'s lock, with p's writer, until it is unlocked or
@@ -91,22 +91,20 @@ class OwnerLog {
    public:
     [[nodiscard]] std::int32_t partition() const { return partition_; }
     [[nodiscard]] const std::string& topic() const { return log_->topic(); }
-    // Stamps `event` with the owner's epoch and `request` (kRequestHeader)
-    // unless it is empty, and sends it without waiting. Throws
-    // es::Error(Fenced) when the writer has seen a newer claim, and
+    // Stamps `event` with `request` (kRequestHeader) unless it is empty,
+    // and sends it in the partition's open transaction without waiting.
+    // Throws es::Error(Fenced) when the writer has stopped, and
     // kafka::Unavailable when the producer refuses it.
     Sending send(const NewEvent& event, const std::string& request);
-    // Confirms what `send` sent once its delivery report says where it is:
-    // the partition read up to there, that record there, with no newer
-    // claim before it (PartitionWriter::confirm). Call without the lock.
-    // Throws as PartitionWriter::confirm does.
-    void confirm(std::int64_t offset, std::uint64_t digest) { writer_->confirm(offset, digest); }
+    // Commits what `send` sent (PartitionWriter::confirm). Call without
+    // the lock. Throws as PartitionWriter::confirm does.
+    void confirm(std::uint64_t transaction) { writer_->confirm(transaction); }
     // Confirms a decision that sent nothing against the partition as it is
     // now (PartitionWriter::confirm_current). Call without the lock.
     void confirm_current() { writer_->confirm_current(); }
-    // Gives up this epoch after an append that was not acknowledged: the
-    // partition is claimed anew (and folded again) before its next command,
-    // so an append of this epoch that lands late never counts.
+    // Gives up the writer after an append that was not acknowledged: the
+    // partition is claimed anew (and folded again) before its next command;
+    // the claim fences this writer and settles its open transaction.
     void release_partition();
 
     // The partition's lock: waits on `cv` with it let go, for at most `timeout`.

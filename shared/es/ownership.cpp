@@ -5,14 +5,12 @@
 #include <exception>
 #include <future>
 
-#include "es/errc.h"
 #include "log/log.h"
 
 namespace petstore::es {
 
-Ownership::Ownership(kafka::Producer& producer, Settings settings, State& state)
-    : producer_(producer),
-      settings_(std::move(settings)),
+Ownership::Ownership(Settings settings, State& state)
+    : settings_(std::move(settings)),
       state_(state),
       membership_(settings_.brokers, settings_.group, settings_.owner, settings_.topic) {}
 
@@ -33,8 +31,19 @@ void Ownership::poll(std::chrono::milliseconds wait) {
     state_.forget(p);
   }
   std::vector<std::int32_t> fresh;
-  for (const auto p : assigned) {
-    if (writer(p) == nullptr) {
+  bool waiting = false;  // a partition released a moment ago waits (Settings::reclaim_after)
+  {
+    const std::lock_guard lock(mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    for (const auto p : assigned) {
+      if (writers_.contains(p)) {
+        continue;
+      }
+      if (const auto it = released_.find(p);
+          it != released_.end() && now - it->second < settings_.reclaim_after) {
+        waiting = true;
+        continue;
+      }
       fresh.push_back(p);
     }
   }
@@ -63,51 +72,28 @@ void Ownership::poll(std::chrono::milliseconds wait) {
     settled_ = false;
     std::rethrow_exception(failed);
   }
-  settled_ = membership_.assigned();
-  std::vector<std::shared_ptr<PartitionWriter>> writers;
-  {
-    const std::lock_guard lock(mutex_);
-    for (const auto& [p, w] : writers_) {
-      writers.push_back(w);
-    }
-  }
-  for (const auto& w : writers) {
-    w->rest_if_idle(settings_.rest_after);
-  }
+  settled_ = membership_.assigned() && !waiting;
 }
 
 void Ownership::claim(std::int32_t p) {
-  auto w = std::make_shared<PartitionWriter>(
-      producer_, PartitionWriter::Settings{settings_.brokers, settings_.topic, p, settings_.owner,
-                                           std::chrono::milliseconds(5000), settings_.fetch_wait_max_ms});
-  // A claim loses only to a claim made at the same moment (the last
-  // owner's, during a rebalance): a second one is above it. The writer's
-  // reader goes on where the first attempt stopped, so the fold does too.
+  auto w = std::make_shared<PartitionWriter>(PartitionWriter::Settings{
+      settings_.brokers, settings_.topic, p, settings_.owner, std::chrono::milliseconds(5000),
+      settings_.linger_ms, settings_.delivery_timeout_ms});
   state_.forget(p);
   const auto started = std::chrono::steady_clock::now();
   std::int64_t folded = 0;
-  for (int attempt = 0;; ++attempt) {
-    try {
-      const auto epoch = w->claim([&](const kafka::Message& m) {
-        state_.fold(p, m);
-        ++folded;
-      });
-      // A claim folds the partition's whole history: how long that took
-      // is what a replica's readiness waits for after a rebalance.
-      log::info(
-          "owner {} claimed {}/{} at epoch {}: {} records folded in {} ms", settings_.owner, settings_.topic,
-          p, epoch, folded,
-          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
-              .count());
-      break;
-    } catch (const Error& e) {
-      if (e.code() != Errc::Fenced || attempt == 2) {
-        throw;
-      }
-    }
-  }
+  w->claim([&](const kafka::Message& m) {
+    state_.fold(p, m);
+    ++folded;
+  });
+  // A claim folds the partition's whole history: how long that took is
+  // what a replica's readiness waits for after a rebalance.
+  log::info("owner {} claimed {}/{}: {} records folded in {} ms", settings_.owner, settings_.topic, p, folded,
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
+                .count());
   const std::lock_guard lock(mutex_);
   writers_.emplace(p, std::move(w));
+  released_.erase(p);
 }
 
 std::shared_ptr<PartitionWriter> Ownership::writer(std::int32_t partition) const {
@@ -121,6 +107,7 @@ void Ownership::release(std::int32_t partition, const PartitionWriter& writer) {
   const auto it = writers_.find(partition);
   if (it != writers_.end() && it->second.get() == &writer) {
     writers_.erase(it);
+    released_.insert_or_assign(partition, std::chrono::steady_clock::now());
   }
 }
 

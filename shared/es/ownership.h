@@ -11,14 +11,14 @@
 
 #include "es/partition_writer.h"
 #include "kafka/group_membership.h"
-#include "kafka/producer.h"
 
 namespace petstore::es {
 
 // The partitions of one events topic this replica writes: the ones the
 // group assigns it, each claimed with a PartitionWriter, whose claim folds
 // the partition into the owner's State. A replica that stops
-// loses its partitions to the others, whose claims fence its writers.
+// loses its partitions to the others, whose claims make the broker fence
+// its writers.
 // Under es::OwnerLog, the write path of every aggregate topic.
 class Ownership {
  public:
@@ -26,11 +26,15 @@ class Ownership {
     std::string brokers;
     std::string group;  // one per service: its replicas share out the topic
     std::string topic;
-    std::string owner;            // this replica
-    int fetch_wait_max_ms = 100;  // of each partition's read-back (PartitionWriter::Settings)
-    // A writer that read nothing back for this long stops fetching until
-    // its next read-back (PartitionWriter::rest_if_idle).
-    std::chrono::milliseconds rest_after{200};
+    std::string owner;  // this replica
+    int linger_ms = 2;  // of each partition's producer (PartitionWriter::Settings)
+    int delivery_timeout_ms = 5000;
+    // How long a partition whose writer was let go (release) waits before
+    // it is claimed again. A claim fences whoever holds the partition, so a
+    // replica that lost it while paused, and has not heard so from its
+    // group yet, must not take it straight back from its new owner: the
+    // group tells it within a heartbeat or two.
+    std::chrono::milliseconds reclaim_after{1500};
   };
   // The owner's state, kept per partition. Partitions are claimed side by
   // side: forget() and fold() of different partitions may run at the same
@@ -45,11 +49,10 @@ class Ownership {
     virtual void fold(std::int32_t partition, const kafka::Message& m) = 0;
   };
 
-  Ownership(kafka::Producer& producer, Settings settings, State& state);
+  Ownership(Settings settings, State& state);
 
   // Follows the group for up to `wait`: claims the partitions newly
-  // assigned and lets go of the ones taken away, and rests the writers
-  // idle for `rest_after`. Throws kafka::Unavailable
+  // assigned and lets go of the ones taken away. Throws kafka::Unavailable
   // when a claim cannot be made (the partition is tried again next time).
   // One thread polls; writer() and owned() may be called from any.
   void poll(std::chrono::milliseconds wait);
@@ -78,12 +81,12 @@ class Ownership {
   // adds its writer. Throws as poll() does.
   void claim(std::int32_t p);
 
-  kafka::Producer& producer_;
   Settings settings_;
   State& state_;
   kafka::GroupMembership membership_;
   mutable std::mutex mutex_;  // guards writers_ (held only to read or change it, never while claiming)
   std::map<std::int32_t, std::shared_ptr<PartitionWriter>> writers_;
+  std::map<std::int32_t, std::chrono::steady_clock::time_point> released_;  // when (release)
   std::atomic<bool> settled_{false};
 };
 

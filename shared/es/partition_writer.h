@@ -1,28 +1,34 @@
 #pragma once
 
-#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstddef>
 #include <cstdint>
-#include <deque>
+#include <exception>
 #include <functional>
-#include <limits>
+#include <memory>
 #include <mutex>
 #include <string>
-#include <string_view>
-#include <utility>
 
-#include "es/epoch.h"
-#include "kafka/partition_reader.h"
+#include "kafka/consumer.h"
 #include "kafka/producer.h"
 
 namespace petstore::es {
 
-// The one writer of a partition, fenced by the log itself
-// (docs/consistency.md; the rule is es::EpochRule). claim() makes it the owner; append() answers only once
-// the record has been read back with no later claim before it, so a writer
-// that was replaced while it was paused never acknowledges what it appends
-// afterwards, and every reader that applies EpochRule ignores that record
-// (the projections, the reactors, the audit, tools/event-tail).
+// The one writer of a partition, fenced by Kafka (docs/consistency.md,
+// "One writer per partition"). It writes through a transactional producer
+// whose transactional.id belongs to the partition, not to the replica:
+// claim() initialises that id, so the broker fences whichever producer held
+// it before (a replica that was paused, or that lost the partition and has
+// not noticed yet) and aborts the transaction that one left open. From
+// then on an append of the old holder is refused by the broker, and never
+// visible to a read_committed reader.
+//
+// Group commit: send() adds a record to the open transaction (opening one
+// when none is), confirm() commits it. Records sent while a commit is on
+// its way wait for it, then go in the next transaction together, so one
+// commit serves every command that arrived meanwhile.
+//
 // The write path of every aggregate topic, under es::OwnerLog.
 class PartitionWriter {
  public:
@@ -30,118 +36,73 @@ class PartitionWriter {
     std::string brokers;
     std::string topic;
     std::int32_t partition = 0;
-    std::string owner;  // who claims, written into the claim (for people)
-    // How long a read-back may take in all, and a claim's fold without a
-    // record, before the writer gives up (Unavailable; Deadline below).
-    std::chrono::milliseconds read_timeout{5000};
-    // The reader's fetch.wait.max.ms: Kafka answers a fetch once a record
-    // arrives, so this only bounds an idle reader's empty fetches
-    // (config::ServiceConfig::kafka_read_back_wait_ms).
-    int fetch_wait_max_ms = 100;
+    std::string owner;  // this replica: the producer's client.id
+    // How long a claim's fold may go without a record, and a commit or a
+    // check of the partition's end may take, before the writer gives up
+    // (kafka::Unavailable).
+    std::chrono::milliseconds timeout{5000};
+    int linger_ms = 2;
+    int delivery_timeout_ms = 5000;
   };
 
-  PartitionWriter(kafka::Producer& producer, Settings settings);
+  explicit PartitionWriter(Settings settings);
+  ~PartitionWriter();
+  PartitionWriter(const PartitionWriter&) = delete;
+  PartitionWriter& operator=(const PartitionWriter&) = delete;
 
-  // Takes the partition: appends a claim one epoch above every claim in it,
-  // and reads the partition up to that claim, handing `fold` each record
-  // that counts before it, in order (the owner's state). Returns the epoch.
-  // Throws es::Error(Fenced) when another claim got in first (claim again
-  // to take over from it) and kafka::Unavailable when the broker does not
-  // answer in time.
-  std::int64_t claim(const std::function<void(const kafka::Message&)>& fold);
+  // The partition's transactional.id: one per topic and partition, the same
+  // on every replica, so that whoever claims the partition fences the rest.
+  static std::string transactional_id(const std::string& topic, std::int32_t partition);
 
-  // Appends `record` in this writer's epoch, to its partition. Returns its
-  // position once read back with no later claim before it. Throws
-  // es::Error(Fenced) otherwise: the record may be in the log, where
-  // EpochRule makes it not count, and every later append is refused the
-  // same way.
-  // Throws kafka::Unavailable when the broker does not answer.
-  // `fold`, when given, gets every record read back that counts, this one
-  // included, so the owner's state is what every reader counts (a record
-  // stamped with this epoch by anyone else too). send, then confirm.
-  kafka::Position append(kafka::Record record,
-                         const std::function<void(const kafka::Message&)>* fold = nullptr);
+  // Takes the partition: initialises its transactional.id (fencing the
+  // last holder), then reads it read_committed from its first record up to
+  // its last stable offset, handing `fold` each record in order (the
+  // owner's state). Once per writer: a new claim takes a new writer.
+  // Throws kafka::Unavailable when the broker does not answer in time.
+  void claim(const std::function<void(const kafka::Message&)>& fold);
 
-  // The two halves of append, for an owner that sends the next record
-  // before the last is read back (es::AggregateWriter: one round trip for
-  // all the records sent meanwhile). send stamps `record` with this
-  // writer's epoch and hands it to the producer: es::Error(Fenced) once a
-  // later claim was seen, kafka::Unavailable if the producer refuses it.
-  // confirm reads the partition up to `offset` (unless another caller
-  // already has) and throws es::Error(Fenced) when a later claim comes
-  // before it: the record there does not count. Both may be called from
-  // any thread, beside each other.
-  //
-  // confirm also checks that the record read back at `offset` is the one
-  // sent (by `digest`, of its value), and throws kafka::Unavailable,
-  // possibly persisted, when it is not: a delivery report whose offset is
-  // wrong must not pass for a record read back. librdkafka reports some
-  // records delivered without a true offset (docs/reliability.md, "A
-  // version gap": -1001 after an implicit ack; -1, 0, 1, ... after a
-  // DUPLICATE_SEQUENCE_NUMBER, v2.0.2 src/rdkafka_request.c).
+  // A record handed to the producer inside transaction `transaction`.
   struct Sent {
     kafka::Producer::Sent report;
-    std::uint64_t digest;  // of the record's value (digest_of)
+    std::uint64_t transaction = 0;
   };
-  Sent send(kafka::Record record);
-  void confirm(std::int64_t offset, std::uint64_t digest,
-               const std::function<void(const kafka::Message&)>* fold = nullptr);
-  static std::uint64_t digest_of(std::string_view value);
-  // Confirms a decision that appended nothing (a refusal, or a command
-  // with nothing to change): reads the partition up to its end as the
-  // broker reports it now, and throws es::Error(Fenced) if a later claim
-  // is there. A decision on an aggregate's absence rests on no record at
-  // all, so only this shows that no other owner appended meanwhile (one
-  // that took over while this replica was paused). kafka::Unavailable
-  // when the broker does not answer.
+  // Adds `record` to the open transaction. Throws es::Error(Fenced) once
+  // the writer is broken (fenced, or a commit failed: it is claimed anew),
+  // kafka::Unavailable (nothing sent) when the producer refuses it.
+  Sent send(const kafka::Record& record);
+  // Returns once `transaction` is committed: commits it, or waits for the
+  // commit another caller started. Throws kafka::Unavailable as
+  // Producer::commit_transaction does (possibly persisted or not); the
+  // writer is then broken.
+  void confirm(std::uint64_t transaction);
+  // Confirms a decision that appended nothing: what it rested on is
+  // committed (the open transaction, if any), and nobody else has appended
+  // to the partition since the claim. A replica that lost its partition
+  // without knowing yet decides on a fold that lacks what the new owner
+  // appended; Kafka fences its appends, and this check its refusals.
+  // Throws es::Error(Fenced) when the partition grew beyond what this
+  // writer wrote, kafka::Unavailable when the broker does not answer.
   void confirm_current();
 
-  // Stops the reader fetching if nothing was read back for `idle`: an idle
-  // reader costs its broker a fetch every fetch.wait.max.ms. The next
-  // read-back starts it again, where it
-  // stopped, and its first fetch finds the record it waits for already
-  // there. Skips a writer busy reading. Called by the thread that polls
-  // the group (es::Ownership::poll). Throws kafka::Unavailable.
-  void rest_if_idle(std::chrono::milliseconds idle);
+  // Whether the writer can take no more records (fenced, or a commit failed).
+  [[nodiscard]] bool broken() const;
 
  private:
-  // How long a read may take. A read-back (of an append, of a decision
-  // that appended nothing) gets read_timeout in all: the write path's
-  // latency bound rests on it (Platform::longest_append). A claim's fold
-  // reads the partition's whole history, which grows with the log, so it
-  // goes on while records keep coming and gives up only after read_timeout
-  // without one. With a total bound, a partition that took longer to fold
-  // than read_timeout could never be claimed again: each attempt started
-  // over from the first record (docs/reliability.md).
-  enum class Deadline { Total, Progress };
-
-  // Reads up to and including `offset`, applying the rule; `fold`, when
-  // set, gets every record that counts. Returns the verdict of the record
-  // at `offset`.
-  EpochRule::Verdict read_through(std::int64_t offset, const std::function<void(const kafka::Message&)>* fold,
-                                  Deadline deadline = Deadline::Total);
-
-  kafka::Producer& producer_;
   Settings settings_;
-  // The offset and value digest of the last kRecent records read, for
-  // confirm's check. A confirm comes a fetch or so after its record is
-  // read; one whose record has left the window is refused (Unavailable).
-  static constexpr std::size_t kRecent = 4096;
-  void remember(const kafka::Message& m);
-  [[nodiscard]] bool read_back(std::int64_t offset, std::uint64_t digest) const;
+  kafka::Producer producer_;
 
-  std::mutex read_mutex_;  // guards the reader, read_, rule_, recent_ and fenced_from_
-  kafka::PartitionReader reader_;
-  EpochRule rule_;
-  std::deque<std::pair<std::int64_t, std::uint64_t>> recent_;
-  std::int64_t read_ = 0;  // the next offset the reader hands over
-  bool resting_ = false;   // the reader is paused (rest_if_idle)
-  std::chrono::steady_clock::time_point last_read_ = std::chrono::steady_clock::now();
-  std::int64_t epoch_ = 0;  // this writer's, 0 before a claim (set before the writer is shared)
-  // Where a later claim than this writer's was read: nothing of this
-  // writer's from there on counts.
-  std::int64_t fenced_from_ = std::numeric_limits<std::int64_t>::max();
-  std::atomic<bool> fenced_{false};
+  mutable std::mutex mutex_;  // guards everything below
+  std::condition_variable changed_;
+  std::uint64_t open_ = 0;        // the open transaction, 0 when none
+  std::size_t open_records_ = 0;  // records sent in it
+  std::uint64_t next_ = 1;        // the number the next transaction gets
+  std::uint64_t committed_ = 0;   // every transaction up to this one is committed
+  bool committing_ = false;
+  std::exception_ptr broken_;
+  // The partition's end as this writer alone can have moved it: the last
+  // stable offset at the claim, plus one offset per record sent and one
+  // per transaction (its commit or abort marker).
+  std::int64_t end_bound_ = 0;
 };
 
 }  // namespace petstore::es

@@ -1,8 +1,11 @@
 #include "http/idempotent_create.h"
 
+#include "es/errc.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "kafka/handles.h"
+#include "log/log.h"
+#include "redis/connection.h"
 #include "text/digest.h"
 
 namespace petstore::http {
@@ -42,11 +45,24 @@ void idempotent_create(const httplib::Request& req, httplib::Response& res, es::
       store.abandon(claim);
     }
     throw;
+  } catch (const es::Error& e) {
+    if (e.code() != es::Errc::OutcomeUnknown) {
+      store.abandon(claim);
+    }
+    throw;
   } catch (...) {
     store.abandon(claim);
     throw;
   }
-  store.complete(claim, response);
+  try {
+    store.complete(claim, response);
+  } catch (const redis::Unavailable& e) {
+    // The create is committed: its answer stands. A retry once the claim's
+    // lease has run out finds the aggregate from the log (the event carries
+    // the key's digest), not from this record.
+    log::warn("idempotency record of a committed create not stored ({}); a retry is answered from the log",
+              e.what());
+  }
   send_stored(res, response);
 }
 

@@ -56,9 +56,21 @@ ApiError error_from(const es::Error& e) {
       case es::Errc::RequestInProgress:
         return ApiError(409, codes::kRequestInProgress, e.what()).retry_after(1);
       case es::Errc::Fenced:
-        // Another replica owns the aggregate's partition now; a retry
-        // reaches it (through the entry point).
+        // Another replica owns the aggregate's partition now, or the
+        // writer is being claimed anew; nothing was written, and a retry
+        // reaches the owner (through the entry point).
         return ApiError(503, codes::kWriterFenced, e.what()).retry_after(1);
+      case es::Errc::OutcomeUnknown:
+        // No retry advice: without an Idempotency-Key a retry could write
+        // twice. The id says what to look up (docs/consistency.md, "Say
+        // what happened").
+        return ApiError(
+            503, codes::kOutcomeUnknown,
+            "the event log did not confirm the write, which may or may not be in the log: " +
+                std::string(e.what()) +
+                (e.aggregate() != 0 ? "; look up id " + std::to_string(e.aggregate()) +
+                                          " to learn which, or retry with the same Idempotency-Key"
+                                    : "; retry with the same Idempotency-Key"));
       case es::Errc::NotOwner:
         // The group is moving the aggregate's partition between replicas.
         return ApiError(503, codes::kWriterMoving, e.what()).retry_after(1);
@@ -89,10 +101,14 @@ ApiError error_from(const std::exception_ptr& failure) {
         .retry_after(1);
   } catch (const kafka::Unavailable& e) {
     log::warn("kafka unavailable: {}", e.what());
+    if (e.possibly_persisted()) {
+      return {
+          503, codes::kOutcomeUnknown,
+          "the event log did not confirm the write, which may or may not be in the log; retry with the same "
+          "Idempotency-Key"};
+    }
     return ApiError(503, codes::kBrokerUnavailable,
-                    e.possibly_persisted() ? "the event log did not confirm the write in time; it may still "
-                                             "be applied, retry with the same Idempotency-Key"
-                                           : "the event log is unavailable; nothing was written, retry later")
+                    "the event log is unavailable; nothing was written, retry later")
         .retry_after(1);
   } catch (const std::exception& e) {
     log::error("unhandled error: {}", e.what());

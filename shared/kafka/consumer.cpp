@@ -15,15 +15,17 @@ const std::string* Message::header(std::string_view name) const {
   return nullptr;
 }
 
-Consumer::Consumer(const ConsumerSettings& settings, StartOffsets start_offsets)
-    : start_offsets_(std::move(start_offsets)) {
+Consumer::Consumer(const ConsumerSettings& settings, StartOffsets start_offsets, OnLoss on_loss)
+    : start_offsets_(std::move(start_offsets)), on_loss_(std::move(on_loss)), group_(settings.group_id) {
   auto conf = make_client_conf({
       {"bootstrap.servers", settings.bootstrap_servers},
       {"group.id", settings.group_id},
       {"client.id", settings.client_id},
       {"enable.auto.commit", "true"},
       {"enable.auto.offset.store", "false"},
-      {"auto.offset.reset", "earliest"},
+      // Never a silent reset: a position past the log's end is a loss (poll).
+      {"auto.offset.reset", "error"},
+      {"isolation.level", "read_committed"},
       {"fetch.wait.max.ms", std::to_string(settings.fetch_wait_max_ms)},
       {"fetch.error.backoff.ms", "50"},
       {"session.timeout.ms", "6000"},
@@ -66,10 +68,26 @@ void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_to
   }
   try {
     const auto offsets = self->start_offsets_(assigned);
+    bool committed = false;
     for (int i = 0; i < parts->cnt; ++i) {
       auto& el = parts->elems[i];
       const auto it = offsets.find({el.topic, el.partition});
       el.offset = it == offsets.end() ? RD_KAFKA_OFFSET_BEGINNING : it->second;
+      committed = committed || el.offset == RD_KAFKA_OFFSET_INVALID;
+    }
+    if (committed) {
+      // The group's committed offsets, looked up here: a partition with
+      // none starts at the beginning, not at auto.offset.reset's error.
+      const PartitionListPtr copy(rd_kafka_topic_partition_list_copy(parts));
+      if (const auto e = rd_kafka_committed(rk, copy.get(), 10000); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        throw Unavailable(std::string("kafka committed offsets: ") + rd_kafka_err2str(e), false);
+      }
+      for (int i = 0; i < parts->cnt; ++i) {
+        if (parts->elems[i].offset == RD_KAFKA_OFFSET_INVALID) {
+          parts->elems[i].offset =
+              copy->elems[i].offset >= 0 ? copy->elems[i].offset : RD_KAFKA_OFFSET_BEGINNING;
+        }
+      }
     }
   } catch (const std::exception& e) {
     // Without our applied positions we cannot resume safely; starting from
@@ -91,6 +109,18 @@ std::vector<Message> Consumer::poll(size_t max, std::chrono::milliseconds wait) 
     timeout = 0;
     if (!m) {
       break;
+    }
+    if (m->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET && m->rkt != nullptr) {
+      const TopicPartition tp{rd_kafka_topic_name(m->rkt), m->partition};
+      log::error(
+          "ALERT kafka consumer {}: {}/{} no longer holds the position this reader reached ({}): records it "
+          "had read are lost; reading the partition again from its start",
+          group_, tp.topic, tp.partition, rd_kafka_message_errstr(m.get()));
+      if (on_loss_) {
+        on_loss_(tp);
+      }
+      replay(tp);
+      continue;
     }
     if (m->err != RD_KAFKA_RESP_ERR_NO_ERROR) {
       if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
@@ -172,6 +202,49 @@ std::vector<TopicPartition> Consumer::assignment() {
     out.push_back({list->elems[i].topic, list->elems[i].partition});
   }
   return out;
+}
+
+void Consumer::replay(const TopicPartition& tp) {
+  const PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
+  rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset =
+      RD_KAFKA_OFFSET_BEGINNING;
+  if (rd_kafka_error_t* error = rd_kafka_seek_partitions(rk_.get(), list.get(), 5000); error != nullptr) {
+    log::error("kafka consumer {}: cannot read {}/{} again: {}", group_, tp.topic, tp.partition,
+               rd_kafka_error_string(error));
+    rd_kafka_error_destroy(error);
+  }
+}
+
+std::map<TopicPartition, std::int64_t> Consumer::positions() {
+  rd_kafka_topic_partition_list_t* raw = nullptr;
+  if (const auto e = rd_kafka_assignment(rk_.get(), &raw); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw Unavailable(std::string("kafka assignment: ") + rd_kafka_err2str(e), false);
+  }
+  const PartitionListPtr list(raw);
+  std::map<TopicPartition, std::int64_t> out;
+  if (list->cnt == 0 || rd_kafka_position(rk_.get(), list.get()) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return out;
+  }
+  for (int i = 0; i < list->cnt; ++i) {
+    if (list->elems[i].offset >= 0) {
+      out[{list->elems[i].topic, list->elems[i].partition}] = list->elems[i].offset;
+    }
+  }
+  return out;
+}
+
+void Consumer::commit_positions() {
+  const auto at = positions();
+  if (at.empty()) {
+    return;
+  }
+  const PartitionListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(at.size())));
+  for (const auto& [tp, offset] : at) {
+    rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset = offset;
+  }
+  rd_kafka_offsets_store(rk_.get(), list.get());
+  // Nothing to send when nothing moved since the last commit (_NO_OFFSET).
+  rd_kafka_commit(rk_.get(), nullptr, 1);
 }
 
 void Consumer::applied(const Message& m) {

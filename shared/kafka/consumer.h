@@ -48,17 +48,27 @@ struct ConsumerSettings {
   int fetch_wait_max_ms = 100;
 };
 
-// Given the partitions just assigned, returns the offset to start each one at.
-// The projection answers from Redis (its own applied position), so the read
-// model, not Kafka's committed offsets, decides where replay resumes.
+// Given the partitions just assigned, returns the offset to start each one
+// at (absent: the beginning; RD_KAFKA_OFFSET_INVALID: the group's committed
+// offset). The projection answers from Redis (its own applied position), so
+// the read model, not Kafka's committed offsets, decides where replay
+// resumes; a reactor resumes at its committed offsets.
 using StartOffsets =
     std::function<std::map<TopicPartition, std::int64_t>(const std::vector<TopicPartition>&)>;
 
-// A consumer-group member. Offsets are also committed to Kafka (for lag
-// monitoring), but only after the caller says a message was applied.
+// A consumer-group member reading read_committed: records of aborted
+// transactions never reach it. Offsets are committed to Kafka only after
+// the caller says a message was applied (or, with commit_positions, that
+// everything polled was).
+//
+// A partition whose log no longer holds the position the consumer resumes
+// at (OFFSET_OUT_OF_RANGE: records were lost, or deleted) is never reset
+// silently: the consumer logs an alert, tells `on_loss`, and reads the
+// partition again from its start.
 class Consumer {
  public:
-  Consumer(const ConsumerSettings& settings, StartOffsets start_offsets);
+  using OnLoss = std::function<void(const TopicPartition&)>;
+  Consumer(const ConsumerSettings& settings, StartOffsets start_offsets, OnLoss on_loss = {});
   ~Consumer();
   Consumer(const Consumer&) = delete;
   Consumer& operator=(const Consumer&) = delete;
@@ -68,6 +78,13 @@ class Consumer {
 
   // Records that everything up to and including `m` has been applied.
   void applied(const Message& m);
+  // Records that everything polled so far has been applied, transaction
+  // markers included (they move the position but are never handed over),
+  // and commits it to Kafka without waiting.
+  void commit_positions();
+  // Where the consumer stands in each assigned partition: the offset
+  // after the last record or marker polled (absent before any).
+  std::map<TopicPartition, std::int64_t> positions();
 
   // Moves assigned partitions back to where StartOffsets says (the beginning
   // when it names none): for a caller whose applied positions were lost.
@@ -82,7 +99,12 @@ class Consumer {
   static void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
                            void* opaque);
 
+  // Reads `tp` again from its start, after a loss.
+  void replay(const TopicPartition& tp);
+
   StartOffsets start_offsets_;
+  OnLoss on_loss_;
+  std::string group_;
   HandlePtr rk_;
 };
 

@@ -12,6 +12,7 @@ PartitionReader::PartitionReader(const std::string& brokers, const std::string& 
                                            {"enable.auto.commit", "false"},
                                            {"enable.auto.offset.store", "false"},
                                            {"enable.partition.eof", "false"},
+                                           {"isolation.level", "read_committed"},
                                            // A reader that starts at an offset it names reads from
                                            // there or fails: a broker that no longer holds it
                                            // must not move it on to another offset unseen.
@@ -46,59 +47,16 @@ std::optional<Message> PartitionReader::next(std::chrono::milliseconds wait) {
                           rd_kafka_message_errstr(m.get()),
                       false);
   }
-  if (m->offset <= handed_over_) {
-    return std::nullopt;  // fetched again after a late seek (resume_at)
-  }
-  handed_over_ = m->offset;
   return to_message(*m);
 }
 
-void PartitionReader::pause() {
+std::int64_t PartitionReader::position() {
   const PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
   rd_kafka_topic_partition_list_add(list.get(), topic_.c_str(), partition_);
-  auto e = rd_kafka_pause_partitions(rk_.get(), list.get());
-  if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
-    e = list->elems[0].err;
+  if (const auto e = rd_kafka_position(rk_.get(), list.get()); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw Unavailable("kafka: position in " + topic_ + ": " + rd_kafka_err2str(e), false);
   }
-  if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    throw Unavailable(
-        "kafka: cannot pause " + topic_ + "/" + std::to_string(partition_) + ": " + rd_kafka_err2str(e),
-        false);
-  }
-}
-
-void PartitionReader::resume_at(std::int64_t offset) {
-  const PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
-  rd_kafka_topic_partition_list_add(list.get(), topic_.c_str(), partition_)->offset = offset;
-  auto e = rd_kafka_resume_partitions(rk_.get(), list.get());
-  if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
-    e = list->elems[0].err;
-  }
-  // Resuming alone clears a flag that the partition's broker thread reads
-  // only when it next wakes, up to a second later; a seek wakes it ("seek
-  // done", v2.0.2 src/rdkafka_partition.c, rd_kafka_toppar_seek), so the
-  // fetch goes out at once, and from the offset the caller names.
-  //
-  // The seek is not waited for (timeout 0: queued, and IN_PROGRESS). The
-  // client's main thread carries it out, and a command waiting on that
-  // thread once waited its whole 5 s and failed with 503 while the records
-  // it wanted were in the log (store_saga_test on a slow machine). The
-  // caller's own deadline
-  // bounds the wait for records instead. A seek carried out late moves the
-  // fetch back to `offset` after records from there on may already have
-  // been handed over: next() drops those the second time.
-  if (e == RD_KAFKA_RESP_ERR_NO_ERROR) {
-    const ErrorPtr err(rd_kafka_seek_partitions(rk_.get(), list.get(), 0));
-    e = err ? rd_kafka_error_code(err.get()) : list->elems[0].err;
-    if (e == RD_KAFKA_RESP_ERR__IN_PROGRESS) {
-      e = RD_KAFKA_RESP_ERR_NO_ERROR;
-    }
-  }
-  if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    throw Unavailable(
-        "kafka: cannot resume " + topic_ + "/" + std::to_string(partition_) + ": " + rd_kafka_err2str(e),
-        false);
-  }
+  return list->elems[0].offset;
 }
 
 std::int64_t PartitionReader::end(int timeout_ms) {

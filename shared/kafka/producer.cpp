@@ -1,7 +1,9 @@
 #include "kafka/producer.h"
 
+#include <algorithm>
 #include <array>
 #include <future>
+#include <map>
 #include <memory>
 
 #include "log/log.h"
@@ -58,8 +60,7 @@ void on_error(rd_kafka_t* rk, int err, const char* reason, void* opaque) {
   }
   std::array<char, 512> why{};
   const auto cause = rd_kafka_fatal_error(rk, why.data(), why.size());
-  log::error("kafka producer: fatal error {} ({}): {}; building a new producer", rd_kafka_err2name(cause),
-             why.data(), reason);
+  log::error("kafka producer: fatal error {} ({}): {}", rd_kafka_err2name(cause), why.data(), reason);
   static_cast<std::atomic<bool>*>(opaque)->store(true);
 }
 
@@ -73,7 +74,7 @@ Producer::Producer(const ProducerSettings& settings)
 }
 
 HandlePtr Producer::make() const {
-  auto conf = make_client_conf({
+  std::map<std::string, std::string> properties{
       {"bootstrap.servers", settings_.bootstrap_servers},
       {"client.id", settings_.client_id},
       {"enable.idempotence", "true"},
@@ -81,7 +82,12 @@ HandlePtr Producer::make() const {
       {"linger.ms", std::to_string(settings_.linger_ms)},
       {"message.timeout.ms", std::to_string(settings_.delivery_timeout_ms)},
       {"partitioner", "murmur2_random"},
-  });
+  };
+  if (!settings_.transactional_id.empty()) {
+    properties.emplace("transactional.id", settings_.transactional_id);
+    properties.emplace("transaction.timeout.ms", std::to_string(settings_.transaction_timeout_ms));
+  }
+  auto conf = make_client_conf(std::move(properties));
   rd_kafka_conf_set_dr_msg_cb(conf.get(), on_delivery);
   rd_kafka_conf_set_error_cb(conf.get(), on_error);
   rd_kafka_conf_set_opaque(conf.get(), const_cast<std::atomic<bool>*>(&fatal_));
@@ -97,8 +103,12 @@ Producer::~Producer() {
 void Producer::poll_loop() {
   while (!stop_) {
     rd_kafka_poll(rk_.get(), 50);
-    if (fatal_) {
+    if (fatal_ && settings_.transactional_id.empty()) {
       rebuild();
+    } else if (fatal_ && !fenced_.exchange(true)) {
+      // Final: the owner of the id builds a new producer when it claims again.
+      log::warn("kafka producer {}: fenced by the broker; what it sends from now on is refused",
+                settings_.transactional_id);
     }
   }
   rd_kafka_poll(rk_.get(), 0);
@@ -278,6 +288,95 @@ std::vector<Producer::Watermarks> Producer::watermarks(const std::string& topic,
     }
   }
   return out;
+}
+
+namespace {
+
+// Takes an rd_kafka_error_t over: its description, and what it says of the transaction.
+struct TxnError {
+  std::string what;
+  bool retriable = false;
+  bool requires_abort = false;
+  bool fatal = false;
+};
+TxnError take(rd_kafka_error_t* error) {
+  TxnError out{rd_kafka_error_string(error), rd_kafka_error_is_retriable(error) != 0,
+               rd_kafka_error_txn_requires_abort(error) != 0, rd_kafka_error_is_fatal(error) != 0};
+  rd_kafka_error_destroy(error);
+  return out;
+}
+
+}  // namespace
+
+void Producer::init_transactions(int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    rd_kafka_error_t* error = nullptr;
+    {
+      const std::shared_lock lock(handle_mutex_);
+      error = rd_kafka_init_transactions(rk_.get(), timeout_ms);
+    }
+    if (error == nullptr) {
+      return;
+    }
+    const auto e = take(error);
+    if (e.fatal) {
+      fenced_ = true;
+    }
+    if (!e.retriable || std::chrono::steady_clock::now() >= deadline) {
+      throw Unavailable("kafka init_transactions (" + settings_.transactional_id + "): " + e.what, false);
+    }
+  }
+}
+
+void Producer::begin_transaction() {
+  rd_kafka_error_t* error = nullptr;
+  {
+    const std::shared_lock lock(handle_mutex_);
+    error = rd_kafka_begin_transaction(rk_.get());
+  }
+  if (error != nullptr) {
+    const auto e = take(error);
+    if (e.fatal) {
+      fenced_ = true;
+    }
+    throw Unavailable("kafka begin_transaction (" + settings_.transactional_id + "): " + e.what, false);
+  }
+}
+
+void Producer::commit_transaction(int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  const std::shared_lock lock(handle_mutex_);
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    rd_kafka_error_t* error =
+        rd_kafka_commit_transaction(rk_.get(), static_cast<int>(std::max<std::int64_t>(left.count(), 1)));
+    if (error == nullptr) {
+      return;
+    }
+    const auto e = take(error);
+    if (e.fatal) {
+      fenced_ = true;
+      throw Unavailable("kafka commit (" + settings_.transactional_id + "), fenced: " + e.what, true);
+    }
+    if (e.requires_abort) {
+      // The broker refused a record or the transaction: abort it, so that
+      // nothing of it is ever visible to a read_committed reader.
+      if (rd_kafka_error_t* abort = rd_kafka_abort_transaction(rk_.get(), timeout_ms); abort != nullptr) {
+        const auto a = take(abort);
+        if (a.fatal) {
+          fenced_ = true;
+        }
+        throw Unavailable(
+            "kafka commit (" + settings_.transactional_id + "): " + e.what + "; abort: " + a.what, true);
+      }
+      throw Unavailable("kafka commit (" + settings_.transactional_id + "), aborted: " + e.what, false);
+    }
+    if (!e.retriable || std::chrono::steady_clock::now() >= deadline) {
+      throw Unavailable("kafka commit (" + settings_.transactional_id + "): " + e.what, true);
+    }
+  }
 }
 
 bool Producer::reachable(int timeout_ms) {

@@ -56,6 +56,14 @@ struct ProducerSettings {
   std::string client_id;
   int linger_ms = 2;
   int delivery_timeout_ms = 5000;
+  // Set: a transactional producer (Producer::init_transactions). Kafka lets
+  // one producer at a time hold a transactional.id: the broker fences every
+  // earlier holder when a new one initialises it.
+  std::string transactional_id;
+  // How long the broker lets a transaction stay open before aborting it
+  // itself: the bound on how long a writer that died mid-transaction holds
+  // back every read_committed reader of its partitions.
+  int transaction_timeout_ms = 10000;
 };
 
 // An idempotent producer (acks=all, enable.idempotence): a record is reported
@@ -65,7 +73,12 @@ struct ProducerSettings {
 // Partitions are chosen by murmur2 of the key, the Java client's scheme, so
 // other tools agree on where an aggregate's events live.
 //
-// A fatal error (RD_KAFKA_RESP_ERR__FATAL) ends a librdkafka producer for
+// With a transactional.id (ProducerSettings), records are sent inside
+// transactions: begin_transaction, send_to, commit_transaction. A fatal
+// error then means the broker fenced this producer (a newer one holds its
+// id) and is final: fenced() turns true and every later call throws.
+//
+// Without one, a fatal error (RD_KAFKA_RESP_ERR__FATAL) ends a librdkafka producer for
 // good. Debian's librdkafka 2.0.2 raises one where no data is at risk: an
 // idempotent producer whose request was cut off by a broker's loss, and
 // whose next request then met OUT_OF_ORDER_SEQUENCE_NUMBER ("sequence
@@ -128,6 +141,25 @@ class Producer {
   // Whether the cluster answers a metadata request right now.
   bool reachable(int timeout_ms);
 
+  // Transactions, for a producer with a transactional.id. init_transactions
+  // takes the id over: the broker fences its earlier holder and completes
+  // (aborts) the transaction that one left open, so once it returns the
+  // partitions hold no open transaction of that id. Throws Unavailable
+  // (nothing written) when the broker does not answer in time.
+  void init_transactions(int timeout_ms);
+  // Local: records sent from here on belong to the transaction.
+  void begin_transaction();
+  // Flushes the transaction's records and commits them, retrying what
+  // librdkafka calls retriable until `timeout_ms`. Throws Unavailable:
+  //   - not persisted when the broker refused the transaction and it was
+  //     aborted (none of its records is visible to a read_committed reader);
+  //   - possibly persisted when the outcome is unknown (no answer in time,
+  //     or this producer was fenced meanwhile: fenced() then says so).
+  void commit_transaction(int timeout_ms);
+  // Whether the broker has fenced this transactional producer.
+  [[nodiscard]] bool fenced() const { return fenced_.load(); }
+  [[nodiscard]] const std::string& transactional_id() const { return settings_.transactional_id; }
+
   // How many times a fatal error made this producer build a new handle.
   [[nodiscard]] int rebuilds() const { return rebuilds_.load(); }
   // Raises a fatal error in the current handle as librdkafka would
@@ -142,7 +174,8 @@ class Producer {
 
   std::chrono::milliseconds report_deadline_;
   ProducerSettings settings_;
-  std::atomic<bool> fatal_{false};  // set by librdkafka's error callback
+  std::atomic<bool> fatal_{false};   // set by librdkafka's error callback
+  std::atomic<bool> fenced_{false};  // a transactional producer's fatal error
   std::atomic<int> rebuilds_{0};
   // The handle: replaced by the poller thread alone (rebuild), under the
   // lock held exclusively; every other use of it holds the lock shared.

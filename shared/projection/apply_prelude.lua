@@ -4,13 +4,10 @@
 -- KEYS[1]  hash of applied positions ("<topic>:<partition>" -> offset)
 -- KEYS[2]  the read model's ready marker (projection::Readiness)
 -- ARGV[1]  position field, or '' when the write path applies its own event
--- ARGV[2]  '<offset>/<previous>/<claim>/<epoch>': the record's offset; the
---          offset of the record this consumer applied before it in the
---          partition (-1 when it started at the partition's beginning); the
---          record's fence headers (es::EpochRule): the epoch a claim record
---          claims ('' for an event), and the epoch an event was appended in
---          (0 without the header); -1 for a header that is not an epoch.
---          Ignored without a field
+-- ARGV[2]  '<offset>/<previous>': the record's offset, and the offset of
+--          the record this consumer applied before it in the partition (-1
+--          when it started at the partition's beginning). Ignored without a
+--          field
 -- ARGV[3]  key base of the service, e.g. "petstore:{pets}:"
 -- ARGV[4]  the event in CloudEvents' structured JSON, kept as history; ''
 --          to only record the position of a record that is not an event
@@ -23,10 +20,9 @@
 local field, base, cloudevent = ARGV[1], ARGV[3], ARGV[4]
 local offset, previous = 0, -1
 
-local claim, epoch
 if field ~= '' then
-  local o, p, c, e = string.match(ARGV[2], '^(%d+)/(%-?%d+)/(%-?%d*)/(%-?%d+)$')
-  offset, previous, claim, epoch = tonumber(o), tonumber(p), tonumber(c), tonumber(e)
+  local o, p = string.match(ARGV[2], '^(%d+)/(%-?%d+)$')
+  offset, previous = tonumber(o), tonumber(p)
   local seen = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
   -- A record at or below the applied position was applied already.
   if offset <= seen then
@@ -46,30 +42,6 @@ end
 local function record_position()
   if field ~= '' then
     redis.call('HSET', KEYS[1], field, offset)
-  end
-end
-
--- The single writer's fence, the same rule as es::EpochRule (the cases of
--- tests/unit/support/epoch_cases.h run through both): a claim above the
--- partition's epoch starts a new one, any other claim is stale; an event
--- counts only in the current epoch, and one appended by a replaced owner
--- is fenced: its position is recorded and nothing else. The epoch is kept
--- beside the position, so a consumer resuming from the position resumes
--- the rule too, and a wiped read model replays it from the start.
-if field ~= '' then
-  local fence = field .. '@epoch'
-  local current = tonumber(redis.call('HGET', KEYS[1], fence) or '0')
-  if claim then
-    record_position()
-    if claim > current then
-      redis.call('HSET', KEYS[1], fence, claim)
-      return 'claimed'
-    end
-    return 'stale_claim'
-  end
-  if epoch ~= current then
-    record_position()
-    return 'fenced'
   end
 end
 

@@ -44,13 +44,8 @@ std::future<T> make_ready(T value) {
 
 }  // namespace
 
-Reactor::Reactor(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string positions_key,
-                 Reaction& reaction, std::function<bool()> may_decide)
-    : settings_(settings),
-      pool_(pool),
-      positions_key_(std::move(positions_key)),
-      reaction_(reaction),
-      may_decide_(std::move(may_decide)) {}
+Reactor::Reactor(const kafka::ConsumerSettings& settings, Reaction& reaction)
+    : settings_(settings), reaction_(reaction) {}
 
 Reactor::~Reactor() {
   stop_ = true;
@@ -63,26 +58,21 @@ void Reactor::start() {
   thread_ = std::thread([this] { loop(); });
 }
 
-std::map<kafka::TopicPartition, std::int64_t> Reactor::start_offsets(
-    const std::vector<kafka::TopicPartition>& assigned) {
-  joined_ = true;
-  auto out = recorded_positions(pool_, positions_key_, assigned);
-  for (auto& [tp, offset] : out) {
-    ++offset;  // resume after the last record handled
-  }
-  const auto epochs = recorded_epochs(pool_, positions_key_, assigned);
-  for (const auto& tp : assigned) {
-    const auto it = epochs.find(tp);
-    fences_.resume(tp, it == epochs.end() ? 0 : it->second);
-  }
-  return out;
-}
-
 void Reactor::loop() {
-  kafka::Consumer consumer(settings_, [this](const auto& assigned) { return start_offsets(assigned); });
+  kafka::Consumer consumer(settings_, [this](const std::vector<kafka::TopicPartition>& assigned) {
+    joined_ = true;
+    std::map<kafka::TopicPartition, std::int64_t> committed;
+    for (const auto& tp : assigned) {
+      committed[tp] = RD_KAFKA_OFFSET_INVALID;  // the group's committed offset
+    }
+    return committed;
+  });
   while (!stop_) {
     const auto batch = consumer.poll(100, std::chrono::milliseconds(100));
     if (batch.empty()) {
+      // Markers polled since: the position moves past them, so that the
+      // group's committed offset reaches the partition's end (CatchUp).
+      commit(consumer);
       continue;
     }
     // Events that may touch the same aggregate, in log order, one after the
@@ -90,9 +80,6 @@ void Reactor::loop() {
     // lock, so side by side on one aggregate would only queue on the lock).
     std::map<std::string, Group> by_key;
     for (const auto& m : batch) {
-      if (fences_.next(m) != es::EpochRule::Verdict::Counts) {
-        continue;  // a claim, or an event of a replaced owner: not the log's
-      }
       auto key = reaction_.affinity(m);
       if (key.empty()) {
         key = m.topic + ":" + std::to_string(m.partition);
@@ -106,24 +93,21 @@ void Reactor::loop() {
     }
     const bool together = reaction_.begins_together() && groups.size() > 1;
     if (!(together ? handle_together(groups) : handle_side_by_side(groups))) {
-      return;  // stopping: the next owner of the partitions resumes from the recorded positions
+      return;  // stopping: the next owner of the partitions resumes from the committed positions
     }
-    // Every event of the batch is handled: each partition's position moves
-    // to its last one (events of one partition may have been handled out of
-    // order across aggregates, so only now).
-    std::map<kafka::TopicPartition, const kafka::Message*> last;
-    for (const auto& m : batch) {
-      last[{m.topic, m.partition}] = &m;
-    }
-    std::vector<Position> positions;
-    positions.reserve(last.size());
-    for (const auto& [tp, m] : last) {
-      positions.push_back({tp, m->offset, fences_.current(tp)});
-    }
-    record_positions(pool_, positions_key_, positions);
-    for (const auto& [tp, m] : last) {
-      consumer.applied(*m);
-    }
+    // Every event of the batch is handled (events of one partition may have
+    // been handled out of order across aggregates, so only now).
+    commit(consumer);
+  }
+}
+
+void Reactor::commit(kafka::Consumer& consumer) {
+  try {
+    consumer.commit_positions();
+  } catch (const std::exception& e) {
+    // The next commit carries it; a restart meanwhile handles the batch
+    // again, which changes nothing.
+    log::warn("reactor {}: position not committed ({})", settings_.group_id, e.what());
   }
 }
 
@@ -147,7 +131,7 @@ bool Reactor::handle_together(const std::vector<Group>& groups) {
   // before r was begun in a round.
   std::vector<std::size_t> from(groups.size(), 0);
   std::vector<Reaction::Rest> rests;  // round r's: what is left of each group's event r
-  while (!stop_ && may_decide_()) {   // otherwise handle_group waits, or stops
+  while (!stop_) {
     std::vector<std::size_t> who;
     std::vector<const kafka::Message*> events;
     for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -233,12 +217,6 @@ bool Reactor::handle_group(const Group& events) {
 bool Reactor::until_done(const kafka::Message& m, const std::function<void()>& step) {
   auto pause = std::chrono::milliseconds(10);
   while (!stop_) {
-    if (!may_decide_()) {
-      // A rebuild: its decisions would rest on partial state. Handling is
-      // idempotent against the rebuilt state, so waiting loses nothing.
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      continue;
-    }
     try {
       step();
       return true;

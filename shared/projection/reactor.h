@@ -10,9 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "es/epoch.h"
 #include "kafka/consumer.h"
-#include "redis/pool.h"
 #include "util/thread_cache.h"
 
 namespace petstore::projection {
@@ -70,25 +68,20 @@ class Reaction {
 };
 
 // A consumer-group member that hands each event, in partition order, to a
-// Reaction and then records the position in a Redis hash (the same
-// "<topic>:<partition>" -> offset layout as the projection's, so es::CatchUp
-// can wait on a reactor too). It resumes from that position after a restart
-// or a rebalance. A polled batch's events are grouped by the aggregate they
+// Reaction, reading read_committed, and then commits its position to Kafka
+// (the group's committed offsets: where it resumes after a restart or a
+// rebalance, whatever Redis holds). Every step is idempotent against the
+// log (the Reaction decides from its aggregate's state, folded from the
+// log), so an event handled again after a crash changes nothing, and the
+// position moves only after the effect. A polled batch's events are grouped by the aggregate they
 // may change (Reaction::affinity; by default their partition): a group's
 // events are handled one at a time in log order (a saga step holds a lock
 // and appends), the groups side by side, or, for a reaction that begins
 // them together (Reaction::begins_together), in rounds on the reactor's
-// thread. Positions move once the whole batch is handled. It applies the
-// single writer's fence (es::EpochRule) to every partition it reads: a
-// claim record or a fenced event is never handed to the Reaction, and the
-// partition's epoch is recorded beside its position (field
-// "<topic>:<partition>@epoch", as the projection keeps it).
+// thread. Positions move once the whole batch is handled.
 class Reactor {
  public:
-  // `may_decide` says whether the service's read model is ready: while it is
-  // not (a rebuild), the reactor waits rather than decide on partial state.
-  Reactor(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string positions_key,
-          Reaction& reaction, std::function<bool()> may_decide);
+  Reactor(const kafka::ConsumerSettings& settings, Reaction& reaction);
   ~Reactor();
   Reactor(const Reactor&) = delete;
   Reactor& operator=(const Reactor&) = delete;
@@ -117,16 +110,11 @@ class Reactor {
   // Runs `step` on `m` until it does not throw; false when the reactor
   // stopped first.
   bool until_done(const kafka::Message& m, const std::function<void()>& step);
-  std::map<kafka::TopicPartition, std::int64_t> start_offsets(
-      const std::vector<kafka::TopicPartition>& assigned);
+  // Commits where the consumer stands (kafka::Consumer::commit_positions).
+  void commit(kafka::Consumer& consumer);
 
   kafka::ConsumerSettings settings_;
-  redis::Pool& pool_;
-  std::string positions_key_;
   Reaction& reaction_;
-  std::function<bool()> may_decide_;
-  // Only the reactor's thread (and the rebalance callback it runs) touches it.
-  es::Fences fences_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> joined_{false};
   // Where a batch's groups run side by side, kept from batch to batch

@@ -1,17 +1,18 @@
--- Records where a reactor stands in each partition of a handled batch,
--- never moving a position backwards, each with its partition's epoch
--- (es::EpochRule) as of that position. One call for the whole batch: a
--- batch spans several partitions, and a round trip for each was a large
--- part of a reactor's time per batch.
+-- Records where a consumer stands in several partitions at once
+-- (projection::record_positions), never moving a position backwards, and
+-- never over a read model that lost what the consumer applied: a partition
+-- whose recorded position is below the one the consumer last recorded or
+-- applied there is left alone (the consumer replays it; apply_prelude.lua
+-- refuses the same way).
 -- KEYS[1] hash of positions
 -- ARGV[1] JSON array: {"partition": "<topic>:<partition>", "offset": "<n>",
---         "epoch": "<n>"} per partition. Strings: offsets are 64-bit, and
---         cjson reads numbers as doubles.
+--         "previous": "<n>"} per partition. Strings: offsets are 64-bit,
+--         and cjson reads numbers as doubles.
 local positions = cjson.decode(ARGV[1])
 for _, p in ipairs(positions) do
   local seen = tonumber(redis.call('HGET', KEYS[1], p.partition) or '-1')
-  if tonumber(p.offset) > seen then
-    redis.call('HSET', KEYS[1], p.partition, p.offset, p.partition .. '@epoch', p.epoch)
+  if seen >= tonumber(p.previous) and tonumber(p.offset) > seen then
+    redis.call('HSET', KEYS[1], p.partition, p.offset)
   end
 end
 return 'recorded'

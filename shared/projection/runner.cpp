@@ -11,8 +11,12 @@
 namespace petstore::projection {
 
 Runner::Runner(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string offsets_key,
-               Applier& applier)
-    : settings_(settings), pool_(pool), offsets_key_(std::move(offsets_key)), applier_(applier) {}
+               std::string ready_key, Applier& applier)
+    : settings_(settings),
+      pool_(pool),
+      offsets_key_(std::move(offsets_key)),
+      ready_key_(std::move(ready_key)),
+      applier_(applier) {}
 
 Runner::~Runner() {
   stop_ = true;
@@ -25,17 +29,13 @@ void Runner::start() {
   thread_ = std::thread([this] { loop(); });
 }
 
-namespace {
-
-std::map<kafka::TopicPartition, std::int64_t> recorded_fields(
-    redis::Pool& pool, const std::string& key, const std::vector<kafka::TopicPartition>& partitions,
-    std::string_view suffix) {
-  std::map<kafka::TopicPartition, std::int64_t> out;
+Applied recorded_positions(redis::Pool& pool, const std::string& positions_key,
+                           const std::vector<kafka::TopicPartition>& partitions) {
+  Applied out;
   pool.run_idempotent([&](redis::Connection& c) {
     out.clear();
     for (const auto& tp : partitions) {
-      const auto field = tp.topic + ":" + std::to_string(tp.partition) + std::string(suffix);
-      const auto reply = c.command({"HGET", key, field});
+      const auto reply = c.command({"HGET", positions_key, tp.topic + ":" + std::to_string(tp.partition)});
       if (reply->type != REDIS_REPLY_NIL) {
         out[tp] = redis::as_integer(redis::expect_ok(reply));
       }
@@ -45,30 +45,18 @@ std::map<kafka::TopicPartition, std::int64_t> recorded_fields(
   return out;
 }
 
-}  // namespace
-
-Applied recorded_positions(redis::Pool& pool, const std::string& positions_key,
-                           const std::vector<kafka::TopicPartition>& partitions) {
-  return recorded_fields(pool, positions_key, partitions, "");
-}
-
-std::map<kafka::TopicPartition, std::int64_t> recorded_epochs(
-    redis::Pool& pool, const std::string& positions_key,
-    const std::vector<kafka::TopicPartition>& partitions) {
-  return recorded_fields(pool, positions_key, partitions, "@epoch");
-}
-
-void record_positions(redis::Pool& pool, const std::string& positions_key,
-                      const std::vector<Position>& positions) {
+void record_positions(redis::Pool& pool, const std::string& positions_key, const Applied& from,
+                      const Applied& to) {
   static const redis::Script script(kRecordPositionsLua);
   json::Writer json;
   json.begin_array();
-  for (const auto& p : positions) {
+  for (const auto& [tp, offset] : to) {
+    const auto was = from.find(tp);
     // Strings: the script's cjson would read 64-bit numbers as doubles.
     json.begin_object()
-        .field("partition", p.partition.topic + ":" + std::to_string(p.partition.partition))
-        .field("offset", std::to_string(p.offset))
-        .field("epoch", std::to_string(p.epoch))
+        .field("partition", tp.topic + ":" + std::to_string(tp.partition))
+        .field("offset", std::to_string(offset))
+        .field("previous", std::to_string(was == from.end() ? -1 : was->second))
         .end_object();
   }
   json.end_array();
@@ -136,7 +124,9 @@ bool Runner::resume_lost(kafka::Consumer& consumer, const std::vector<kafka::Top
 }
 
 void Runner::loop() {
-  kafka::Consumer consumer(settings_, [this](const auto& assigned) { return start_offsets(assigned); });
+  kafka::Consumer consumer(
+      settings_, [this](const auto& assigned) { return start_offsets(assigned); },
+      [this](const kafka::TopicPartition& tp) { lost(tp); });
   while (!stop_) {
     if (verify_.exchange(false)) {
       std::vector<kafka::TopicPartition> lost;
@@ -149,6 +139,9 @@ void Runner::loop() {
     }
     const auto batch = consumer.poll(500, std::chrono::milliseconds(100));
     if (batch.empty()) {
+      if (!until_done("recording markers", [&] { record_markers(consumer); })) {
+        return;
+      }
       continue;
     }
     std::set<kafka::TopicPartition> gaps;
@@ -171,6 +164,35 @@ void Runner::loop() {
       }
     }
     ++stats_.batches;
+  }
+}
+
+void Runner::lost(const kafka::TopicPartition& tp) {
+  until_done("recording a loss", [&] {
+    pool_.run_idempotent([&](redis::Connection& c) {
+      c.command({"DEL", ready_key_});
+      return redis::expect_ok(
+                 c.command({"HDEL", offsets_key_, tp.topic + ":" + std::to_string(tp.partition)}))
+          .type;
+    });
+  });
+  applied_[tp] = -1;
+}
+
+void Runner::record_markers(kafka::Consumer& consumer) {
+  Applied passed;
+  for (const auto& [tp, position] : consumer.positions()) {
+    const auto it = applied_.find(tp);
+    if (it != applied_.end() && position - 1 > it->second) {
+      passed[tp] = position - 1;
+    }
+  }
+  if (passed.empty()) {
+    return;
+  }
+  record_positions(pool_, offsets_key_, applied_, passed);
+  for (const auto& [tp, offset] : passed) {
+    applied_[tp] = offset;
   }
 }
 

@@ -68,28 +68,16 @@ class ByTopic : public Applier {
 
 // The offset of the last record applied in each of `partitions`, as the
 // hash `positions_key` records it ("<topic>:<partition>" -> offset); a
-// partition with no recorded position is absent. Shared by the Runner and
-// the Reactor, which keep their positions alike.
+// partition with no recorded position is absent.
 Applied recorded_positions(redis::Pool& pool, const std::string& positions_key,
                            const std::vector<kafka::TopicPartition>& partitions);
-// The single writer's epoch (es::EpochRule) recorded beside each position
-// ("<topic>:<partition>@epoch"); a partition with none recorded is absent.
-std::map<kafka::TopicPartition, std::int64_t> recorded_epochs(
-    redis::Pool& pool, const std::string& positions_key,
-    const std::vector<kafka::TopicPartition>& partitions);
 
-// Where a reactor stands in a partition: the offset of the last record it
-// handled there, and the partition's epoch as of that record.
-struct Position {
-  kafka::TopicPartition partition;
-  std::int64_t offset = -1;
-  std::int64_t epoch = 0;
-};
-// Records `positions` in the hash `positions_key`, in the layout the two
-// functions above read, in one round trip (record_positions.lua); a
-// position never moves back.
-void record_positions(redis::Pool& pool, const std::string& positions_key,
-                      const std::vector<Position>& positions);
+// Moves the positions in the hash `positions_key` from `from` (where the
+// caller last stood in each partition) to `to`, in one round trip
+// (record_positions.lua). A position never moves back, and one the read
+// model lost (recorded below `from`) is left for the caller to replay.
+void record_positions(redis::Pool& pool, const std::string& positions_key, const Applied& from,
+                      const Applied& to);
 
 struct RunnerStats {
   std::atomic<std::uint64_t> applied{0};
@@ -107,8 +95,10 @@ struct RunnerStats {
 // retried until it succeeds: events are never skipped.
 class Runner {
  public:
+  // `ready_key`: the read model's ready marker (projection::Readiness),
+  // taken away when the log lost records the read model holds.
   Runner(const kafka::ConsumerSettings& settings, redis::Pool& pool, std::string offsets_key,
-         Applier& applier);
+         std::string ready_key, Applier& applier);
   ~Runner();
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
@@ -132,12 +122,25 @@ class Runner {
   // Partitions of the assignment whose recorded position is below applied_.
   std::vector<kafka::TopicPartition> lost_partitions(kafka::Consumer& consumer);
   bool resume_lost(kafka::Consumer& consumer, const std::vector<kafka::TopicPartition>& lost);
+  // Records, for each partition whose last entries are transaction markers
+  // (which move the consumer's position but are never handed over), the
+  // last marker's offset as applied: the log's last stable offset is past
+  // it, and whoever waits for the read model to reach that end
+  // (Readiness, es::CatchUp) would otherwise wait for a record that never
+  // comes. Only when the consumer is idle: a record applied after the
+  // markers records a later position anyway.
+  void record_markers(kafka::Consumer& consumer);
+  // The log lost records of `tp` the read model applied (kafka::Consumer's
+  // loss): the read model stops being ready, and `tp` is applied again
+  // from its start, over a position recorded anew.
+  void lost(const kafka::TopicPartition& tp);
   std::map<kafka::TopicPartition, std::int64_t> start_offsets(
       const std::vector<kafka::TopicPartition>& assigned);
 
   kafka::ConsumerSettings settings_;
   redis::Pool& pool_;
   std::string offsets_key_;
+  std::string ready_key_;
   Applier& applier_;
   Applied applied_;  // only the runner's thread (and its rebalance callback) touches it
   RunnerStats stats_;

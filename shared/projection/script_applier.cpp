@@ -1,7 +1,7 @@
 #include "projection/script_applier.h"
 
 #include "embedded/apply_prelude.lua.h"
-#include "es/epoch.h"
+#include "es/errc.h"
 #include "events/kafka_binding.h"
 #include "log/log.h"
 
@@ -10,16 +10,6 @@ namespace {
 
 redis::Args view(const std::vector<std::string>& args) {
   return {args.begin(), args.end()};
-}
-
-// A fence header as apply_prelude.lua takes it: the epoch, `absent` when
-// the record has no such header, -1 when its value is not an epoch.
-std::string fence_arg(std::optional<std::string_view> header, std::string_view absent) {
-  if (!header) {
-    return std::string(absent);
-  }
-  const auto epoch = es::EpochRule::parse(header);
-  return epoch ? std::to_string(*epoch) : "-1";
 }
 
 }  // namespace
@@ -47,15 +37,8 @@ redis::Args ScriptApplier::keys() const {
 
 void ScriptApplier::queue(redis::Connection& conn, const kafka::Message& m, std::int64_t previous) {
   const auto field = m.topic + ":" + std::to_string(m.partition);
-  const auto fence = es::fence_headers(m);
-  const auto position = std::to_string(m.offset) + "/" + std::to_string(previous) + "/" +
-                        fence_arg(fence.claim, "") + "/" + fence_arg(fence.epoch, "0");
+  const auto position = std::to_string(m.offset) + "/" + std::to_string(previous);
   std::string event;
-  if (fence.claim) {
-    // A claim is not an event: the script applies the fence rule to it.
-    apply_.append(conn, keys(), {field, position, base_, event});
-    return;
-  }
   try {
     const auto envelope = events::from_message(m);
     check(envelope);
@@ -106,11 +89,13 @@ es::ApplyOutcome parse_apply_outcome(std::string_view reply) {
 }
 
 void OwnEvents::apply(const es::Appended& appended, const std::vector<std::string>& context) const {
-  const auto outcome = pool_.run_idempotent(
-      [&](redis::Connection& c) { return projection_.apply_own(c, appended.envelope, context); });
-  if (outcome == es::ApplyOutcome::Behind) {
-    catch_up_.through(appended.topic, appended.position.partition, appended.position.offset);
-  }
+  committed([&] {
+    const auto outcome = pool_.run_idempotent(
+        [&](redis::Connection& c) { return projection_.apply_own(c, appended.envelope, context); });
+    if (outcome == es::ApplyOutcome::Behind) {
+      catch_up_.through(appended.topic, appended.position.partition, appended.position.offset);
+    }
+  });
 }
 
 void OwnEvents::apply(const std::vector<es::Appended>& appended) const {
@@ -126,12 +111,24 @@ void OwnEvents::apply(const std::vector<es::Appended>& appended) const {
   for (const auto& a : appended) {
     envelopes.push_back(&a.envelope);
   }
-  const auto outcomes =
-      pool_.run_idempotent([&](redis::Connection& c) { return projection_.apply_own_each(c, envelopes); });
-  for (std::size_t i = 0; i < appended.size(); ++i) {
-    if (outcomes[i] == es::ApplyOutcome::Behind) {
-      catch_up_.through(appended[i].topic, appended[i].position.partition, appended[i].position.offset);
+  committed([&] {
+    const auto outcomes =
+        pool_.run_idempotent([&](redis::Connection& c) { return projection_.apply_own_each(c, envelopes); });
+    for (std::size_t i = 0; i < appended.size(); ++i) {
+      if (outcomes[i] == es::ApplyOutcome::Behind) {
+        catch_up_.through(appended[i].topic, appended[i].position.partition, appended[i].position.offset);
+      }
     }
+  });
+}
+
+void OwnEvents::committed(const std::function<void()>& apply) {
+  try {
+    apply();
+  } catch (const redis::Unavailable& e) {
+    log::warn("read model: a committed event is left to the projection ({})", e.what());
+  } catch (const es::Error& e) {
+    log::warn("read model: a committed event is left to the projection ({})", e.what());
   }
 }
 

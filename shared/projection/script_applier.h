@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,13 +23,11 @@ namespace petstore::projection {
 // apply.lua, which reads the event itself: no field of it travels as a
 // positional argument. It takes KEYS[1] = the applied-positions hash,
 // KEYS[2] = the ready marker, then the service's `extra_keys`; ARGV[1],
-// ARGV[2] = position field and '<offset>/<previous>/<claim>/<epoch>' ('' and
-// '0' on the write path); ARGV[3] = the service's key base; ARGV[4] = the
-// event in CloudEvents' structured JSON; then, on the write path only, the
+// ARGV[2] = position field and '<offset>/<previous>' ('' and '0' on the
+// write path); ARGV[3] = the service's key base; ARGV[4] = the event in
+// CloudEvents' structured JSON; then, on the write path only, the
 // command's context (apply_own). It answers 'applied', 'duplicate', 'behind'
-// (write path) or 'gap' (projection; see Applier), and for the single
-// writer's fence (es::EpochRule) 'claimed', 'stale_claim' or 'fenced': a
-// claim record and a fenced event only move the position.
+// (write path) or 'gap' (projection; see Applier).
 // A record that is not a valid event is logged and skipped (its position is
 // recorded, by the same script) so one bad record cannot stall the
 // projection forever.
@@ -83,11 +82,19 @@ class OwnEvents {
   // (another event of the partition is still on its way through the
   // projection), waits until the projection has applied this one
   // (es::CatchUp::through). `context`: see ScriptApplier::apply_own.
+  //
+  // Never throws: the event is committed, and the command's answer is
+  // built from the committed events. When Redis is out, or the projection
+  // does not get there in time, the projection applies it later; a client
+  // is never told "nothing written" of a write in the log.
   void apply(const es::Appended& appended, const std::vector<std::string>& context = {}) const;
   // Many events at once, in order, in one round trip (ScriptApplier::apply_own_each).
   void apply(const std::vector<es::Appended>& appended) const;
 
  private:
+  // Runs `apply`, logging what it throws of Redis or of the wait.
+  static void committed(const std::function<void()>& apply);
+
   redis::Pool& pool_;
   es::CatchUp& catch_up_;
   const ScriptApplier& projection_;

@@ -91,21 +91,19 @@ void Platform::project(const std::vector<std::string>& own_topics, projection::A
       kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group("projection"),
                               cfg_.service + "-projection-" + cfg_.instance, topics,
                               cfg_.kafka_projection_fetch_wait_ms},
-      pool_, offsets_key_, project_by_topic_);
+      pool_, offsets_key_, ready_key_, project_by_topic_);
   runner->start();
   readiness_.start(topics, [r = runner.get()] { r->verify_positions(); });
   runners_.push_back(std::move(runner));
 }
 
 void Platform::react(const std::string& purpose, const std::vector<std::string>& topics,
-                     const std::string& positions_key, projection::Reaction& reaction) {
+                     projection::Reaction& reaction) {
   auto reactor = std::make_unique<projection::Reactor>(
       kafka::ConsumerSettings{cfg_.kafka_brokers, cfg_.consumer_group(purpose),
                               cfg_.service + "-" + purpose + "-" + cfg_.instance, topics,
                               cfg_.kafka_fetch_wait_max_ms},
-      pool_, positions_key,
-      *relays_.emplace_back(std::make_unique<ReactionRelay>(purpose, reaction, forwarder_)),
-      [this] { return readiness_.ready(); });
+      *relays_.emplace_back(std::make_unique<ReactionRelay>(purpose, reaction, forwarder_)));
   relayed_[purpose] = &reaction;
   reactor->start();
   reactors_.push_back(std::move(reactor));
@@ -119,13 +117,14 @@ es::OwnerLog::Settings Platform::writer_settings(const std::string& topic, const
   s.owner = cfg_.instance;
   s.source = "/petstore/" + cfg_.service;
   s.url = cfg_.advertised_url;
-  s.fetch_wait_max_ms = cfg_.kafka_read_back_wait_ms;
+  s.linger_ms = cfg_.kafka_linger_ms;
+  s.delivery_timeout_ms = cfg_.kafka_delivery_timeout_ms;
   return s;
 }
 
 std::chrono::milliseconds Platform::longest_append() const {
-  // The delivery timeout, a late report, and the read-back
-  // (es::PartitionWriter's, 5 s).
+  // The delivery timeout, a late report, and the commit
+  // (es::PartitionWriter's timeout, 5 s).
   return std::chrono::milliseconds(cfg_.kafka_delivery_timeout_ms) + kafka::kDeliveryReportLateness +
          std::chrono::milliseconds(5000);
 }

@@ -51,12 +51,13 @@ class Platform {
   // keys.offsets()), and watches whether that read model is ready
   // (projection::Readiness). Called once per service.
   void project(const std::vector<std::string>& topics, projection::Applier& applier);
-  // Runs a reactor to `topics` under consumer group "<purpose>". A step
+  // Runs a reactor to `topics` under consumer group "<purpose>", its
+  // positions committed to Kafka (projection::Reactor). A step
   // whose aggregate another replica writes is relayed to that replica
   // (service::ReactionRelay), which takes it at POST
   // /internal/reactions/<purpose> (add_platform_routes).
   void react(const std::string& purpose, const std::vector<std::string>& topics,
-             const std::string& positions_key, projection::Reaction& reaction);
+             projection::Reaction& reaction);
   // Stops every consumer; the owning service calls it before the appliers and
   // reactions it handed out are destroyed.
   void stop();

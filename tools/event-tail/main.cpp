@@ -4,11 +4,11 @@
 // downstream team needs to do:
 // - join a group and commit only what it has handled (at-least-once);
 // - read the CloudEvents attributes from the record headers;
+// - read with isolation.level=read_committed (librdkafka's default, set
+//   here so the reader sees it): records of aborted transactions, such as
+//   a fenced writer's, never arrive;
 // - drop redeliveries by per-aggregate version (ce_sequence), since
-//   at-least-once delivery repeats records after a rebalance or a crash;
-// - apply the single writer's fence per partition (es::EpochRule): claim
-//   records are not events, and an event of a replaced writer is not part
-//   of the log.
+//   at-least-once delivery repeats records after a rebalance or a crash.
 //   event-tail [--brokers LIST] [--group ID] [--topics T1,T2] [--idle-exit SECONDS]
 // --idle-exit S ends the run S seconds after the last event (for scripts
 // and tests); without it, it follows until Ctrl-C.
@@ -28,7 +28,6 @@
 #include <string_view>
 #include <vector>
 
-#include "es/epoch.h"
 #include "events/envelope.h"
 #include "kafka/handles.h"
 
@@ -129,6 +128,7 @@ int main(int argc, char** argv) {
       {"bootstrap.servers", brokers},
       {"group.id", group},
       {"auto.offset.reset", "earliest"},  // a new group starts at the beginning of the log
+      {"isolation.level", "read_committed"},
       // Commit in the background, but only offsets stored after handling.
       {"enable.auto.commit", "true"},
       {"enable.auto.offset.store", "false"},
@@ -155,9 +155,6 @@ int main(int argc, char** argv) {
   // The last version handled per aggregate (topic and key). A real consumer
   // keeps this with its own state, in the same transaction as its effect.
   std::map<std::pair<std::string, std::string>, long long> handled;
-  // The fence per partition; a real consumer keeps each partition's epoch
-  // beside its offset, as the services' projections do.
-  petstore::es::Fences fences;
   // --idle-exit counts from the last event; before the first one (joining
   // the group takes a few seconds) it waits at least 30 s.
   auto last_event = std::chrono::steady_clock::now() + std::chrono::seconds(30 - std::min(idle_exit_s, 30LL));
@@ -176,16 +173,14 @@ int main(int argc, char** argv) {
     last_event = std::chrono::steady_clock::now();
     const std::string topic = rd_kafka_topic_name(m->rkt);
     const std::string key(static_cast<const char*>(m->key), m->key_len);
-    if (fences.next(petstore::kafka::to_message(*m)) == petstore::es::EpochRule::Verdict::Counts) {
-      const long long version = version_of(header(m.get(), "ce_sequence"));
-      auto& last = handled[{topic, key}];
-      if (version > last) {
-        last = version;
-        std::printf("%s %-40s %s v%lld %.*s\n", header(m.get(), "ce_time").c_str(),
-                    header(m.get(), "ce_type").c_str(), key.c_str(), version, static_cast<int>(m->len),
-                    static_cast<const char*>(m->payload));
-        std::fflush(stdout);
-      }
+    const long long version = version_of(header(m.get(), "ce_sequence"));
+    auto& last = handled[{topic, key}];
+    if (version > last) {
+      last = version;
+      std::printf("%s %-40s %s v%lld %.*s\n", header(m.get(), "ce_time").c_str(),
+                  header(m.get(), "ce_type").c_str(), key.c_str(), version, static_cast<int>(m->len),
+                  static_cast<const char*>(m->payload));
+      std::fflush(stdout);
     }
     // Handled (or a redelivery): the next commit may include it.
     const petstore::kafka::PartitionListPtr done(rd_kafka_topic_partition_list_new(1));

@@ -5,7 +5,6 @@
 #include <iostream>
 #include <thread>
 
-#include "es/epoch.h"
 #include "json/parse.h"
 #include "json/writer.h"
 #include "kind_module.h"
@@ -57,11 +56,6 @@ void print_findings_text(const VerifyReport& r, double seconds) {
                 std::to_string(r.aggregates.count(kind) != 0 ? r.aggregates.at(kind) : 0) + " aggregates)";
   }
   std::printf("; %lld valid events: %s\n", static_cast<long long>(events), per_kind.c_str());
-  if (r.claims + r.stale_claims + r.fenced > 0) {
-    std::printf("single writer: %lld claims, %lld stale claims, %lld fenced records (not counted)\n",
-                static_cast<long long>(r.claims), static_cast<long long>(r.stale_claims),
-                static_cast<long long>(r.fenced));
-  }
   for (const auto& [type, n] : r.types) {
     std::printf("  %-44s %lld\n", type.c_str(), static_cast<long long>(n));
   }
@@ -92,7 +86,6 @@ void print_findings_text(const VerifyReport& r, double seconds) {
 void print_findings_json(const VerifyReport& r) {
   json::Writer w;
   w.begin_object().field("records", r.records);
-  w.field("claims", r.claims).field("staleClaims", r.stale_claims).field("fenced", r.fenced);
   w.key("events").begin_object();
   for (const auto& [kind, n] : r.events) {
     w.field(to_string(kind), n);
@@ -167,11 +160,7 @@ std::vector<AuditEvent> collect(const Options& o, const char* label, Keep keep) 
   const auto& schemas = SchemaRegistry::contract();
   std::vector<AuditEvent> out;
   Findings ignored;
-  es::Fences fences;
   read_log(o, topics, label, [&](const kafka::Message& m, std::int64_t ts) {
-    if (fences.next(m) != es::EpochRule::Verdict::Counts) {
-      return;  // a claim, or a fenced event: not part of the history
-    }
     ignored.clear();
     rapidjson::Document data;
     auto e = check_record(m, ts, topics, schemas, ignored, data);
@@ -223,9 +212,6 @@ std::map<std::string, std::int64_t> positions(redis::Connection& conn, const std
   const auto& r = redis::expect_ok(reply);
   for (std::size_t i = 0; i + 1 < r.elements; i += 2) {
     const auto field = redis::as_string(*r.element[i]);
-    if (field.ends_with("@epoch")) {
-      continue;  // the single writer's epoch beside a position, not a position
-    }
     out[std::string(field)] =
         std::strtoll(std::string(redis::as_string(*r.element[i + 1])).c_str(), nullptr, 10);
   }

@@ -10,7 +10,6 @@
 
 #include "audit_event.h"
 #include "data_schema.h"
-#include "es/epoch.h"
 #include "kafka/consumer.h"
 #include "kind_module.h"
 #include "record.h"
@@ -44,12 +43,6 @@ struct Copy {
 
 struct VerifyReport {
   std::int64_t records = 0;
-  // The single writer's fence (es::EpochRule): claim records that started
-  // an epoch, claims that lost a race, and events of a replaced owner. None
-  // of them is an event of the log; only the events that count are checked.
-  std::int64_t claims = 0;
-  std::int64_t stale_claims = 0;
-  std::int64_t fenced = 0;
   std::map<Kind, std::int64_t> events;        // valid events per kind
   std::map<Kind, std::int64_t> aggregates;    // aggregates per kind
   std::map<std::string, std::int64_t> types;  // valid events per ce_type
@@ -80,7 +73,6 @@ class Verifier {
   const Topics& topics_;
   VerifyOptions options_;
   const SchemaRegistry& schemas_ = SchemaRegistry::contract();
-  es::Fences fences_;
   VerifyReport report_;
   SagaFacts saga_;  // filled by the orders and inventory checkers
   std::unique_ptr<KindChecker> pets_;

@@ -39,9 +39,9 @@ class PetsReaction : public projection::Reaction {
 // release on cancellation, consume on completion.
 class OrdersReaction : public projection::Reaction {
  public:
-  // `pets_seen` waits on the pets reaction's positions; `pets_topic` and `log`
-  // locate the partition of a pet's events.
-  OrdersReaction(Ledgers& ledger, es::CatchUp& pets_seen, es::EventLog& log, std::string pets_topic)
+  // `pets_seen` waits on the pets reaction's committed positions;
+  // `pets_topic` and `log` locate the partition of a pet's events.
+  OrdersReaction(Ledgers& ledger, es::GroupCatchUp& pets_seen, es::EventLog& log, std::string pets_topic)
       : ledger_(ledger), pets_seen_(pets_seen), log_(log), pets_topic_(std::move(pets_topic)) {}
   void handle(const kafka::Message& message) override;
   // A placement's reservation is read back while the pet's next order is
@@ -52,7 +52,7 @@ class OrdersReaction : public projection::Reaction {
 
  private:
   Ledgers& ledger_;
-  es::CatchUp& pets_seen_;
+  es::GroupCatchUp& pets_seen_;
   es::EventLog& log_;
   std::string pets_topic_;
 };

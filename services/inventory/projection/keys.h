@@ -28,8 +28,6 @@ class InventoryKeys {
   }
   // status -> number of tracked entries in it (GET /store/inventory)
   [[nodiscard]] std::string counts() const { return space_.key("items:counts"); }
-  // Positions of the reactors to pets and orders events.
-  [[nodiscard]] std::string reactor_positions() const { return space_.key("reactor:positions"); }
   // Only the shared write-path keys (idempotency, owner hints, positions).
   [[nodiscard]] static es::NotFromLog not_from_log() { return {}; }
 

@@ -3,6 +3,7 @@
 #include "domain/errors.h"
 #include "events/envelope.h"
 #include "log/log.h"
+#include "redis/connection.h"
 
 namespace petstore::orders {
 namespace {
@@ -37,17 +38,23 @@ Order OrderCommands::place(const OrderFields& fields, const std::string& request
   if (!placed_here) {
     ticket.emplace(settled_.expect(outcome.id));
   }
-  return await_outcome(*ticket, !placed_here);
+  return await_outcome(*ticket, !placed_here, outcome.state);
 }
 
-Order OrderCommands::await_outcome(Settled::Ticket& ticket, bool look_first) {
+Order OrderCommands::await_outcome(Settled::Ticket& ticket, bool look_first, const Order& placed) {
   const auto id = ticket.key();
   // The answer is recorded on this replica, the order's owner (change()
   // offers it), unless the partition has changed hands since the
   // placement: then the new owner records it, and the read model shows it.
+  // The placement is committed: a read model that does not answer now
+  // makes no 503 of it (docs/consistency.md, "Say what happened").
   const auto look = [&]() -> std::optional<Order> {
-    if (auto order = read_.order(id); order && order->status != OrderStatus::Placed) {
-      return order;
+    try {
+      if (auto order = read_.order(id); order && order->status != OrderStatus::Placed) {
+        return order;
+      }
+    } catch (const redis::Unavailable& e) {
+      log::warn("orders: order {} is placed; its outcome is not readable now ({})", id, e.what());
     }
     return std::nullopt;
   };
@@ -57,7 +64,7 @@ Order OrderCommands::await_outcome(Settled::Ticket& ticket, bool look_first) {
     }
   }
   auto order = ticket.wait_until(std::chrono::steady_clock::now() + wait_.total, wait_.recheck, look);
-  return order ? *std::move(order) : read_.require_order(id);  // late: still placed
+  return order ? *std::move(order) : placed;  // late: still placed, as committed
 }
 
 Order OrderCommands::change(std::int64_t id, const Precondition& precondition, const Decide& decide) {

@@ -61,7 +61,7 @@ class OrderCommands {
   using Settled = util::Rendezvous<std::int64_t, Order>;
   // Until the order leaves `placed` or the outcome wait ends. `look_first`:
   // the answer may have come before `ticket` was taken.
-  Order await_outcome(Settled::Ticket& ticket, bool look_first);
+  Order await_outcome(Settled::Ticket& ticket, bool look_first, const Order& placed);
 
   OrderWriter& writer_;
   const projection::OwnEvents& own_;

@@ -23,7 +23,6 @@ class OrderKeys {
   [[nodiscard]] std::string idempotency(std::string_view key) const {
     return space_.key("idem:orders:" + std::string(key));
   }
-  [[nodiscard]] std::string reactor_positions() const { return space_.key("reactor:positions"); }
   // Only the shared write-path keys (idempotency, owner hints, positions).
   [[nodiscard]] static es::NotFromLog not_from_log() { return {}; }
 

@@ -2,6 +2,7 @@
 
 #include "domain/decide.h"
 #include "domain/errors.h"
+#include "es/errc.h"
 #include "kafka/handles.h"
 
 namespace petstore::pets {
@@ -32,9 +33,14 @@ PetWriter::Outcome with_claim(WritePath& write, std::int64_t category, const std
       write.release_claim(category, claim);
     }
     throw;
+  } catch (const es::Error& e) {
+    // Fenced: nothing of it is in the log. Unknown: as above.
+    if (!claim.empty() && e.code() != es::Errc::OutcomeUnknown) {
+      write.release_claim(category, claim);
+    }
+    throw;
   } catch (...) {
-    // Refused, or fenced (what a fenced owner appended counts for no
-    // reader): nothing will release the claim but this.
+    // Refused: nothing will release the claim but this.
     if (!claim.empty()) {
       write.release_claim(category, claim);
     }

@@ -19,6 +19,8 @@
 
 #include "es/key_space.h"
 #include "kafka/consumer.h"
+#include "kafka/group_offsets.h"
+#include "kafka/producer.h"
 #include "projection/runner.h"
 #include "projection/script_applier.h"
 #include "redis/connection.h"
@@ -154,26 +156,25 @@ class ReadModelHealTest : public ::testing::Test {
     return true;
   }
 
-  // Events of every topic of the store, as (topic, count): the records
-  // that count, so the claims of writers that restart are not among them.
+  // Records of every topic of the store, as (topic, count).
   static std::map<std::string, size_t> log_sizes() {
     std::map<std::string, size_t> out;
     for (const auto* t : {"pets", "categories", "orders", "inventory"}) {
-      out[t] = read_events(store_->topic(t)).size();
+      out[t] = read_topic(store_->topic(t)).size();
     }
     return out;
   }
 
-  // The reactor of `service` has handled every record of `input` so far.
-  static bool reactor_at_end(const std::string& service, const std::string& input) {
-    std::map<std::int32_t, std::int64_t> last;
-    for (const auto& m : read_topic(store_->topic(input))) {
-      last[m.partition] = std::max(last[m.partition], m.offset);
-    }
-    for (const auto& [partition, offset] : last) {
-      const auto at = redis_command({"HGET", store_->prefix() + ":{" + service + "}:reactor:positions",
-                                     store_->topic(input) + ":" + std::to_string(partition)});
-      if (at.empty() || std::stoll(at[0]) < offset) {
+  // The reactor `group` of `service` ("<service>.<purpose>") has committed
+  // every partition of `input` through its end.
+  static bool reactor_at_end(const std::string& group, const std::string& input) {
+    const auto topic = store_->topic(input);
+    kafka::GroupOffsets committed(store_->brokers(), store_->prefix() + "." + group);
+    kafka::Producer producer({store_->brokers(), "heal-test", 2, 5000, ""});
+    const auto marks = producer.watermarks(topic, 5000);
+    for (std::size_t p = 0; p < marks.size(); ++p) {
+      if (marks[p].high > 0 &&
+          committed.committed(topic, static_cast<std::int32_t>(p), 5000) < marks[p].high) {
         return false;
       }
     }
@@ -412,6 +413,44 @@ TEST_F(ReadModelHealTest, AReplicaStartingOnAnOlderSnapshotCatchesUpBeforeItServ
   EXPECT_EQ(parse(r->body)["version"].GetInt64(), 1 + kUpdates) << r->body;
 }
 
+// The inventory refuses an order for an unknown pet once its pets reaction
+// has handled every pet event so far: it waits on the reaction's committed
+// offsets in Kafka. Positions once kept in Redis made a wipe, with the pets
+// topic quiet, stall that wait for good, and every order on the reactor's
+// partitions behind it stayed placed.
+TEST_F(ReadModelHealTest, AfterAWipeAnOrderForAnUnknownPetIsStillRefusedPromptly) {
+  auto http = client();
+  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Quiet"})"));
+  const auto pet =
+      id_of(post_json(*http, "/pets", R"({"name":"q","categoryId":)" + std::to_string(category) + "}"));
+  ASSERT_TRUE(eventually(
+      [&] { return http->Get(("/store/inventory/items/" + std::to_string(pet)).c_str())->status == 200; },
+      std::chrono::seconds(15)));
+
+  redis_wipe(store_->prefix() + ":");  // the pets topic stays quiet from here on
+  // Every replica notices the wipe within its readiness check, rebuilds,
+  // and serves again.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  ASSERT_TRUE(eventually([&] { return all_ready(); }, std::chrono::seconds(60)));
+  const auto started = std::chrono::steady_clock::now();
+  const auto unknown =
+      post_retrying(*http, "/store/orders", R"({"petId":987654321,"quantity":1})", unique_name("unknown"));
+  ASSERT_TRUE(unknown);
+  ASSERT_TRUE(unknown->has_header("Location")) << unknown->status << " " << unknown->body;
+  const auto path = unknown->get_header_value("Location");
+  std::string status;
+  ASSERT_TRUE(eventually(
+      [&] {
+        const auto r = http->Get(path.c_str());
+        status = r && r->status == 200 ? parse(r->body)["status"].GetString() : "";
+        return status == "rejected";
+      },
+      std::chrono::seconds(15)))
+      << "the order is " << status;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(15));
+  EXPECT_STREQ(parse(http->Get(path.c_str())->body)["rejection"].GetString(), "unknown_pet");
+}
+
 TEST_F(ReadModelHealTest, ReactorsReadingTheirInputAgainFromTheStartRepeatNoSagaStep) {
   auto http = client();
   const auto category = id_of(post_json(*http, "/categories", R"({"name":"Again"})"));
@@ -447,8 +486,9 @@ TEST_F(ReadModelHealTest, ReactorsReadingTheirInputAgainFromTheStartRepeatNoSaga
       store_->replica(service, i).stop();
     }
   }
-  redis_command({"DEL", store_->prefix() + ":{orders}:reactor:positions",
-                 store_->prefix() + ":{inventory}:reactor:positions"});
+  for (const auto* group : {"orders.outcome-reactor", "inventory.pets-reactor", "inventory.orders-reactor"}) {
+    delete_group(store_->brokers(), store_->prefix() + "." + group);
+  }
   // All four at once: each waits for its groups to settle, which they do
   // together.
   std::vector<std::thread> starting;
@@ -469,8 +509,9 @@ TEST_F(ReadModelHealTest, ReactorsReadingTheirInputAgainFromTheStartRepeatNoSaga
   // Re-read: every reactor's position is back at the end of its input.
   ASSERT_TRUE(eventually(
       [&] {
-        return reactor_at_end("inventory", "pets") && reactor_at_end("inventory", "orders") &&
-               reactor_at_end("orders", "inventory");
+        return reactor_at_end("inventory.pets-reactor", "pets") &&
+               reactor_at_end("inventory.orders-reactor", "orders") &&
+               reactor_at_end("orders.outcome-reactor", "inventory");
       },
       std::chrono::seconds(60)));
   EXPECT_EQ(log_sizes(), before) << "a reactor appended again what it had decided before";

@@ -237,7 +237,7 @@ TEST_F(StoreSagaTest, FiftyConcurrentOrdersForTenUnits) {
 
   std::set<std::int64_t> reserved_orders;
   int reservations = 0;
-  for (const auto& m : read_events(store_->topic("inventory"))) {
+  for (const auto& m : read_topic(store_->topic("inventory"))) {
     const auto e = events::from_message(m);
     if (e.aggregate_id() == pet && e.type == "io.petstore.inventory.reserved") {
       ++reservations;
@@ -283,7 +283,7 @@ TEST_F(StoreSagaTest, ConflictingCommandsOnOneOrderTakeOneTransitionWithOneVersi
       << completed << " completed, " << cancelled << " cancelled";
   EXPECT_EQ(conflicts.load(), 5);
   std::vector<std::int64_t> versions;
-  for (const auto& m : read_events(store_->topic("orders"))) {
+  for (const auto& m : read_topic(store_->topic("orders"))) {
     if (m.key == id) {
       versions.push_back(events::parse_sequence(*m.header("ce_sequence")));
     }

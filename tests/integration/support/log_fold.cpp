@@ -1,7 +1,6 @@
 #include "support/log_fold.h"
 
 #include "domain/events.h"
-#include "es/epoch.h"
 #include "events/envelope.h"
 #include "events/kafka_binding.h"
 #include "support/stack.h"
@@ -10,22 +9,10 @@ namespace petstore::testing {
 
 FoldedLog fold_topics(const std::vector<std::string>& topics) {
   FoldedLog out;
-  es::Fences fences;
   for (const auto& topic : topics) {
     // read_topic returns partitions interleaved but each in offset order,
     // which is all per-aggregate folding needs.
     for (const auto& m : read_topic(topic)) {
-      // The single writer's claims, and what a fenced owner appended, count
-      // for no reader (es::EpochRule).
-      switch (fences.next(m)) {
-        case es::EpochRule::Verdict::Counts:
-          break;
-        case es::EpochRule::Verdict::Fenced:
-          ++out.fenced;
-          continue;
-        default:
-          continue;
-      }
       const auto e = events::from_message(m);
       const auto event = pets::decode(e.type, e.data);
       out.versions[e.aggregate_id()].push_back(e.version);

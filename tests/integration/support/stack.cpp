@@ -15,7 +15,6 @@
 #include <stdexcept>
 #include <thread>
 
-#include "es/epoch.h"
 #include "redis/connection.h"
 
 namespace petstore::testing {
@@ -218,6 +217,29 @@ void delete_records_before(const std::string& topic, int partition, std::int64_t
       });
 }
 
+void delete_group(const std::string& brokers, const std::string& group) {
+  const auto rk = admin_client(brokers);
+  rd_kafka_DeleteGroup_t* request = rd_kafka_DeleteGroup_new(group.c_str());
+  admin_request(
+      rk.get(), "DeleteGroups " + group,
+      [&](rd_kafka_queue_t* queue) {
+        rd_kafka_DeleteGroups(rk.get(), &request, 1, nullptr, queue);
+        rd_kafka_DeleteGroup_destroy(request);
+      },
+      [](rd_kafka_event_t* ev) {
+        size_t n = 0;
+        const rd_kafka_group_result_t** results =
+            rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev), &n);
+        for (size_t i = 0; i < n; ++i) {
+          if (const rd_kafka_error_t* e = rd_kafka_group_result_error(results[i]);
+              e != nullptr && rd_kafka_error_code(e) != RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND) {
+            return std::string(rd_kafka_error_string(e));
+          }
+        }
+        return std::string();
+      });
+}
+
 void cluster_node_kill(int node) {
   signal_node(node, SIGKILL);
 }
@@ -293,26 +315,12 @@ std::vector<kafka::Message> read_topic(const std::string& brokers, const std::st
   return out;
 }
 
-std::vector<kafka::Message> read_events(const std::string& topic) {
-  return read_events(Stack::get().kafka_brokers, topic);
-}
-
-std::vector<kafka::Message> read_events(const std::string& brokers, const std::string& topic) {
-  auto records = read_topic(brokers, topic);
-  // In log order per partition, as es::Fences needs them.
-  std::stable_sort(records.begin(), records.end(),
-                   [](const auto& a, const auto& b) { return a.partition < b.partition; });
-  es::Fences fences;
-  std::erase_if(records,
-                [&](const kafka::Message& m) { return fences.next(m) != es::EpochRule::Verdict::Counts; });
-  return records;
-}
-
 void read_topic(const std::string& brokers, const std::string& topic,
                 const std::function<void(const rd_kafka_message_t&)>& on_record) {
   auto conf = kafka::make_conf({{"bootstrap.servers", brokers},
                                 {"group.id", unique_name("reader")},
                                 {"enable.partition.eof", "true"},
+                                {"isolation.level", "read_committed"},
                                 {"enable.auto.commit", "false"}});
   const kafka::HandlePtr rk = kafka::make_handle(RD_KAFKA_CONSUMER, std::move(conf));
   const auto partitions = kafka::partition_count(rk.get(), topic, 5000);

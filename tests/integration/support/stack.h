@@ -42,6 +42,9 @@ void create_topic(const std::string& name, int partitions);  // on the one node
 // Deletes a partition's records before `offset` on the one node (Kafka's
 // DeleteRecords): its log then starts there.
 void delete_records_before(const std::string& topic, int partition, std::int64_t offset);
+// Deletes a consumer group with its committed offsets (it must have no
+// member left): its next members start from the beginning.
+void delete_group(const std::string& brokers, const std::string& group);
 
 // The three-node cluster's nodes, 1 to 3, under real faults: the node's
 // process killed (SIGKILL), paused (SIGSTOP) and resumed, or started again
@@ -59,13 +62,10 @@ void cluster_node_resume(int node);
 int cluster_leader(const std::string& topic, int partition);
 
 // Every record of a topic, all partitions, from the beginning to the end
-// (of the one node, or of the cluster given).
+// (of the one node, or of the cluster given), as a read_committed consumer
+// reads them: what aborted transactions hold is not there.
 std::vector<kafka::Message> read_topic(const std::string& topic);
 std::vector<kafka::Message> read_topic(const std::string& brokers, const std::string& topic);
-// The records of a topic that count (es::EpochRule): its events, without
-// the single writers' claim records and whatever a fenced owner appended.
-std::vector<kafka::Message> read_events(const std::string& topic);
-std::vector<kafka::Message> read_events(const std::string& brokers, const std::string& topic);
 // The same from any cluster, handing each record to `on_record` as
 // librdkafka gives it (timestamps, null keys and values included).
 void read_topic(const std::string& brokers, const std::string& topic,

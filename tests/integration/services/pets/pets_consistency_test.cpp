@@ -280,7 +280,8 @@ TEST_F(PetsConsistency, AnOwnerPausedPastItsSessionIsFencedOrForwardedWhenItResu
       continue;
     }
     // (No ASSERT before the paused replica resumes and its client returns.)
-    if (r) {
+    // No answer, or outcome_unknown: in the log or not, as the answer says.
+    if (r && !(r->status == 503 && error_code(r) == "outcome_unknown")) {
       EXPECT_TRUE(r->status == 503 && !r->get_header_value("Retry-After").empty()) << r->body;
       refused.push_back(name);
     } else {
@@ -300,7 +301,7 @@ TEST_F(PetsConsistency, AnOwnerPausedPastItsSessionIsFencedOrForwardedWhenItResu
   const auto log = fold_topics({d.categories_topic(), d.pets_topic()});
   EXPECT_TRUE(log.violations.empty()) << log.violations.front();
   std::map<std::string, int> landed;  // name -> records that count
-  for (const auto& m : read_events(d.pets_topic())) {
+  for (const auto& m : read_topic(d.pets_topic())) {
     if (m.key == std::to_string(pet)) {
       const auto value = parse(m.value);
       ++landed[value["name"].GetString()];
@@ -319,17 +320,17 @@ TEST_F(PetsConsistency, AnOwnerPausedPastItsSessionIsFencedOrForwardedWhenItResu
     EXPECT_TRUE(landed.contains("paused")) << "forwarded to b and answered 200";
   } else {
     EXPECT_EQ(paused_status, 503) << paused_body;
-    EXPECT_FALSE(landed.contains("paused")) << paused_body;
+    if (paused_body.find("outcome_unknown") == std::string::npos) {
+      EXPECT_FALSE(landed.contains("paused")) << paused_body;
+    }
   }
   // One version per command that landed, the create ("p") included.
   std::vector<std::int64_t> expected(landed.size());
   std::iota(expected.begin(), expected.end(), 1);
   EXPECT_EQ(log.versions.at(pet), expected);
-  std::printf(
-      "paused owner's command: %d %s; b: %zu acked, %zu refused, %zu unanswered; %zu landed; "
-      "fenced records in the log: %lld\n",
-      paused_status, paused_body.c_str(), acked.size(), refused.size(), unanswered.size(), landed.size(),
-      static_cast<long long>(log.fenced));
+  std::printf("paused owner's command: %d %s; b: %zu acked, %zu refused, %zu unanswered; %zu landed\n",
+              paused_status, paused_body.c_str(), acked.size(), refused.size(), unanswered.size(),
+              landed.size());
   expect_read_model_equals_fold(d, log);
 
   // A forward that reaches its owner after the forwarder's deadline is not

@@ -160,7 +160,7 @@ TEST_F(PetsFaults, APartitionLeaderKilledUnderWritesLosesAndDuplicatesNothing) {
   killer.join();
   EXPECT_EQ(created.size(), 40U);
   std::map<std::string, int> copies;
-  for (const auto& m : read_events(Stack::get().cluster_brokers, deployment_->pets_topic())) {
+  for (const auto& m : read_topic(Stack::get().cluster_brokers, deployment_->pets_topic())) {
     ++copies[m.key];
   }
   for (const auto id : created) {

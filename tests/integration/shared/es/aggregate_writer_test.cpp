@@ -13,12 +13,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "es/epoch.h"
 #include "es/errc.h"
 #include "es/owner_hints.h"
 #include "es/partition_writer.h"
@@ -68,17 +68,17 @@ class AggregateWriterTest : public ::testing::Test {
  protected:
   AggregateWriterTest() { create_topic(topic_, kPartitions); }
 
-  // `fetch_wait_max_ms`: a read-back's fetch wait (PartitionWriter::Settings).
+  // `linger_ms`: its producers' (PartitionWriter::Settings).
   // `hints_key`: where it records and looks up owners' hints (the
   // replicas' shared one unless given).
-  std::unique_ptr<Writer> replica(const std::string& name, int fetch_wait_max_ms = 10,
+  std::unique_ptr<Writer> replica(const std::string& name, int linger_ms = 2,
                                   const std::string& hints_key = {}) {
     hints_.push_back(std::make_unique<es::OwnerHints>(pool_, hints_key.empty() ? hints_key_ : hints_key));
-    auto w = std::make_unique<Writer>(
-        producer_,
-        es::OwnerLog::Settings{Stack::get().kafka_brokers, group_, topic_, name, "/test/counters", 50ms,
-                               "http://" + name, fetch_wait_max_ms},
-        hints_.back().get());
+    auto w =
+        std::make_unique<Writer>(producer_,
+                                 es::OwnerLog::Settings{Stack::get().kafka_brokers, group_, topic_, name,
+                                                        "/test/counters", 50ms, "http://" + name, linger_ms},
+                                 hints_.back().get());
     w->start();
     return w;
   }
@@ -143,7 +143,9 @@ class AggregateWriterTest : public ::testing::Test {
     env.version = version;
     env.time = "2026-11-24T10:00:00.000Z";
     env.data = CounterTraits::parts({id, n}).data;
-    writer.append(events::to_record(topic_, env));
+    auto sent = writer.send(events::to_record(topic_, env));
+    sent.report.wait();
+    writer.confirm(sent.transaction);
   }
 
   redis::Pool pool_{Stack::get().redis_endpoint(), 2};
@@ -151,7 +153,8 @@ class AggregateWriterTest : public ::testing::Test {
   std::vector<std::unique_ptr<es::OwnerHints>> hints_;
   std::string topic_ = unique_name("counters");
   std::string group_ = unique_name("counter-writers");
-  kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "aggregate-writer-test"}};
+  kafka::Producer producer_{
+      kafka::ProducerSettings{Stack::get().kafka_brokers, "aggregate-writer-test", 2, 5000, ""}};
 };
 
 TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
@@ -174,13 +177,15 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
     }
   }
 
-  // New ids: one kind's class, above the legacy generator's, in a
-  // partition the creating replica owns; never the same twice.
+  // New ids: one kind's class, above the legacy generator's and the clock's
+  // floor (es::clock_floor), in a partition the creating replica owns;
+  // never the same twice.
   std::set<std::int64_t> ids;
   for (int i = 0; i < 8; ++i) {
+    const auto floor = es::clock_floor();
     const auto created = a->create("", [](std::int64_t fresh_id) { return Added{fresh_id, 1}; });
-    EXPECT_GE(created.id, es::kFirstFoldedId);
-    EXPECT_LT(created.id, es::kFirstFoldedId + 1000);
+    EXPECT_GE(created.id, floor);
+    EXPECT_LT(created.id, es::clock_floor() + 1000);
     EXPECT_EQ(created.id % es::kIdClasses, CounterTraits::kIdClass);
     EXPECT_EQ(created.appended.at(0).envelope.version, 1);
     EXPECT_EQ(created.version, 1);
@@ -268,13 +273,10 @@ TEST_F(AggregateWriterTest, CommandsRunOnTheOwnerAndDecideFromItsFold) {
   EXPECT_TRUE(repeated.appended.empty());
   EXPECT_EQ(repeated.state.total, 10);
 
-  // The log as every reader sees it: versions 1, 2, 3, ... per counter.
+  // The log as a read_committed reader sees it: versions 1, 2, 3, ... per counter.
   std::map<std::string, std::vector<std::int64_t>> versions;
-  es::Fences fences;
   for (const auto& m : read_topic(topic_)) {
-    if (fences.next(m) == es::EpochRule::Verdict::Counts) {
-      versions[m.key].push_back(events::parse_sequence(*m.header("ce_sequence")));
-    }
+    versions[m.key].push_back(events::parse_sequence(*m.header("ce_sequence")));
   }
   EXPECT_EQ(versions[std::to_string(id)], (std::vector<std::int64_t>{1, 2, 3, 4}));
   for (const auto& [key, v] : versions) {
@@ -369,11 +371,8 @@ TEST_F(AggregateWriterTest, CommandsOnAPartitionDecideWhileEarlierOnesAreReadBac
   }
   EXPECT_EQ(added[hot], 40);
   std::map<std::string, std::vector<std::int64_t>> versions;
-  es::Fences fences;
   for (const auto& m : read_topic(topic_)) {
-    if (fences.next(m) == es::EpochRule::Verdict::Counts) {
-      versions[m.key].push_back(events::parse_sequence(*m.header("ce_sequence")));
-    }
+    versions[m.key].push_back(events::parse_sequence(*m.header("ce_sequence")));
   }
   for (const auto id : ids) {
     const auto& v = versions[std::to_string(id)];
@@ -436,11 +435,8 @@ TEST_F(AggregateWriterTest, BeginEachGivesEachCommandItsOwnOutcomeAndKeepsOneAgg
   EXPECT_TRUE(nothing.appended.empty());
 
   std::map<std::string, std::vector<std::int64_t>> versions;
-  es::Fences fences;
   for (const auto& m : read_topic(topic_)) {
-    if (fences.next(m) == es::EpochRule::Verdict::Counts) {
-      versions[m.key].push_back(events::parse_sequence(*m.header("ce_sequence")));
-    }
+    versions[m.key].push_back(events::parse_sequence(*m.header("ce_sequence")));
   }
   EXPECT_EQ(versions["1"], (std::vector<std::int64_t>{1, 2}));
   for (std::int64_t id = 2; id <= 8; ++id) {
@@ -513,7 +509,7 @@ TEST_F(AggregateWriterTest, BeginEachWaitsForOwnershipToSettleOnceForTheWholeBat
   EXPECT_LT(took, 5s) << "a waited for each of b's " << theirs.size() << " partitions in turn";
 }
 
-// An owner whose append is not acknowledged gives up its epoch: it claims
+// An owner whose append is not acknowledged gives up its writer: it claims
 // the partition anew and folds it again, so it decides on what the log
 // holds, not on what it believed.
 TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTheOtherWrote) {
@@ -523,16 +519,13 @@ TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTh
 
   // Another writer claims the partition (a replica the group briefly gave
   // it to) and appends version 2.
-  es::PartitionWriter other(producer_, {Stack::get().kafka_brokers, topic_, p, "other"});
+  es::PartitionWriter other({Stack::get().kafka_brokers, topic_, p, "other"});
   other.claim([](const kafka::Message&) {});
   append_as(other, id, 2, 5);
 
-  try {
-    a->execute(id, [&](const Writer::Current&) { return Added{id, 1}; });
-    FAIL() << "a fenced owner's append was acknowledged";
-  } catch (const es::Error& e) {
-    EXPECT_EQ(e.code(), es::Errc::Fenced);
-  }
+  EXPECT_ANY_THROW(a->execute(id, [&](const Writer::Current&) {
+    return Added{id, 1};
+  })) << "a fenced owner's append was acknowledged";
 
   // a claims the partition again (the group still assigns it to a).
   std::int64_t seen_total = -1;
@@ -578,15 +571,18 @@ TEST_F(AggregateWriterTest, AReplacedOwnerRefusesNothingAndChangesNothingOnAFold
   // to another replica while a was paused) and appends version `version`
   // of `aggregate`. Each case starts once a holds p again: a's fold is
   // then a claim older than the other's.
-  es::PartitionWriter other(producer_, {Stack::get().kafka_brokers, topic_, p, "other"});
+  // A writer claims once: each case's is new.
+  std::optional<es::PartitionWriter> other;
   const auto replace_a = [&](std::int64_t aggregate, std::int64_t version) {
     const auto give_up = std::chrono::steady_clock::now() + 30s;
     while (!std::ranges::count(a->owned(), p)) {
       ASSERT_LT(std::chrono::steady_clock::now(), give_up) << "a never claimed partition " << p << " again";
       std::this_thread::sleep_for(20ms);
     }
-    other.claim([](const kafka::Message&) {});
-    append_as(other, aggregate, version, 5);
+    other.reset();
+    other.emplace(es::PartitionWriter::Settings{Stack::get().kafka_brokers, topic_, p, "other"});
+    other->claim([](const kafka::Message&) {});
+    append_as(*other, aggregate, version, 5);
   };
   const auto expect_fenced = [&](const char* what, std::int64_t aggregate, const Writer::Decide& decide) {
     try {

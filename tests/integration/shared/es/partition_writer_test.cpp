@@ -1,8 +1,9 @@
-// es::PartitionWriter against Apache Kafka: a claim folds what came
-// before it; a writer replaced while it was paused is fenced, never
-// acknowledges what it appends afterwards, and every reader of the
-// partition ignores that record. Last, one pause against today's write
-// path (a duplicate version) and against the single writer (fenced).
+// es::PartitionWriter against Apache Kafka: a claim folds the committed
+// records before it; records sent side by side share one transaction; a
+// writer whose partition was claimed by another is fenced by the broker,
+// and a read_committed reader never sees what it appended afterwards. Last,
+// one pause against the API keys' lock (a duplicate version) and against
+// the single writer (nothing a reader sees).
 #include "es/partition_writer.h"
 
 #include <gtest/gtest.h>
@@ -30,93 +31,91 @@ class PartitionWriterTest : public ::testing::Test {
  protected:
   PartitionWriterTest() { create_topic(topic_, 2); }
 
-  es::PartitionWriter writer(const std::string& owner) {
-    return {producer_, {Stack::get().kafka_brokers, topic_, 1, owner}};
+  es::PartitionWriter writer(const std::string& owner, std::chrono::milliseconds timeout = 5000ms) {
+    return es::PartitionWriter({Stack::get().kafka_brokers, topic_, 1, owner, timeout});
   }
-  static kafka::Record record(const std::string& value) { return {"", "k", value, {}}; }
-
-  // The partition as every reader sees it: the values of the records that
-  // count under the epoch rule, and of all records.
-  struct Seen {
-    std::vector<std::string> counted;
-    std::vector<std::string> all;
-  };
-  Seen read_partition() {
-    Seen seen;
-    es::EpochRule rule;
+  [[nodiscard]] kafka::Record record(const std::string& value) const { return {topic_, "k", value, {}}; }
+  // Sends and commits one record.
+  static void append(es::PartitionWriter& w, const kafka::Record& r) {
+    auto sent = w.send(r);
+    sent.report.wait();
+    w.confirm(sent.transaction);
+  }
+  // Partition 1 as a read_committed consumer sees it.
+  [[nodiscard]] std::vector<std::string> committed() const {
+    std::vector<std::string> out;
     for (const auto& m : read_topic(topic_)) {
-      if (m.partition != 1) {
-        continue;
-      }
-      const auto fence = es::fence_headers(m);
-      const auto verdict = rule.next(fence);
-      if (!fence.claim) {
-        seen.all.push_back(m.value);
-      }
-      if (verdict == es::EpochRule::Verdict::Counts) {
-        seen.counted.push_back(m.value);
+      if (m.partition == 1) {
+        out.push_back(m.value);
       }
     }
-    return seen;
+    return out;
   }
 
   std::string topic_ = unique_name("writer");
-  kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "partition-writer-test"}};
+  kafka::Producer producer_{
+      kafka::ProducerSettings{Stack::get().kafka_brokers, "partition-writer-test", 2, 5000, ""}};
 };
 
 TEST_F(PartitionWriterTest, AClaimFoldsTheRecordsBeforeIt) {
-  // Written before any claim (epoch 0): they count.
-  for (const auto* v : {"a", "b", "c"}) {
-    producer_.append_to({topic_, "k", v, {}}, 1);
+  for (const auto* v : {"a", "b", "c"}) {  // written by a plain producer: committed at once
+    producer_.append_to(record(v), 1);
   }
   auto w = writer("first");
   std::vector<std::string> folded;
-  EXPECT_EQ(w.claim([&](const kafka::Message& m) { folded.push_back(m.value); }), 1);
+  w.claim([&](const kafka::Message& m) { folded.push_back(m.value); });
   EXPECT_EQ(folded, (std::vector<std::string>{"a", "b", "c"}));
 
-  auto r = record("d");
-  r.topic = topic_;
-  EXPECT_EQ(w.append(r).partition, 1);
-  EXPECT_EQ(read_partition().counted, (std::vector<std::string>{"a", "b", "c", "d"}));
+  append(w, record("d"));
+  EXPECT_EQ(committed(), (std::vector<std::string>{"a", "b", "c", "d"}));
+  // The next claim folds the transaction's record, past its commit marker.
+  auto next = writer("second");
+  folded.clear();
+  next.claim([&](const kafka::Message& m) { folded.push_back(m.value); });
+  EXPECT_EQ(folded, (std::vector<std::string>{"a", "b", "c", "d"}));
 }
 
-// A delivery report can name an offset that does not hold the record
-// (librdkafka's implicit ack: -1001; docs/reliability.md, "A version
-// gap"). confirm checks what it reads back there, not only how far.
-// A claim folds the partition's whole history, which grows with the log,
-// so it may take longer than the read timeout as long as records keep
-// coming. With the timeout as a bound on the whole fold, a partition that
-// took longer to fold could never be claimed again: every attempt started
-// over from the first record (the fault campaign's inventory writers,
-// 2026-11-26; docs/reliability.md).
-TEST_F(PartitionWriterTest, AClaimWhoseFoldOutlastsTheReadTimeoutStillTakesThePartition) {
+// Group commit: what is sent before a commit shares its transaction; a
+// record sent once the commit is done opens the next one.
+TEST_F(PartitionWriterTest, RecordsSentBeforeACommitShareItsTransaction) {
+  auto w = writer("batch");
+  w.claim([](const kafka::Message&) {});
+  auto one = w.send(record("1"));
+  auto two = w.send(record("2"));
+  EXPECT_EQ(one.transaction, two.transaction);
+  EXPECT_TRUE(committed().empty()) << "nothing is visible before the commit";
+  w.confirm(two.transaction);
+  EXPECT_NO_THROW(w.confirm(one.transaction)) << "committed by the first confirm";
+  auto three = w.send(record("3"));
+  EXPECT_GT(three.transaction, two.transaction);
+  w.confirm(three.transaction);
+  EXPECT_EQ(committed(), (std::vector<std::string>{"1", "2", "3"}));
+}
+
+// A fold reads the partition's whole history, which grows with the log, so
+// it may outlast the timeout as long as records keep coming.
+TEST_F(PartitionWriterTest, AClaimWhoseFoldOutlastsTheTimeoutStillTakesThePartition) {
   constexpr int kRecords = 25;
   for (int i = 0; i < kRecords; ++i) {
-    producer_.append_to({topic_, "k", "r" + std::to_string(i), {}}, 1);
+    producer_.append_to(record("r" + std::to_string(i)), 1);
   }
-  es::PartitionWriter w(producer_, {Stack::get().kafka_brokers, topic_, 1, "slow", 1s});
+  auto w = writer("slow", 1s);
   std::vector<std::string> folded;
-  // 100 ms a record: 2.5 s of folding, well past the read timeout.
-  EXPECT_EQ(w.claim([&](const kafka::Message& m) {
+  w.claim([&](const kafka::Message& m) {  // 100 ms a record: 2.5 s in all
     std::this_thread::sleep_for(100ms);
     folded.push_back(m.value);
-  }),
-            1);
+  });
   ASSERT_EQ(folded.size(), static_cast<size_t>(kRecords));
-  EXPECT_EQ(folded.back(), "r" + std::to_string(kRecords - 1));
-  auto r = record("after");
-  r.topic = topic_;
-  EXPECT_EQ(w.append(r).partition, 1);
+  append(w, record("after"));
+  EXPECT_EQ(committed().back(), "after");
 }
 
-// A fold must start at the partition's first record. A partition whose
-// first records are gone (deleted by hand with Kafka's DeleteRecords, or by
-// a retention an operator set) fails the claim (kafka::Unavailable) instead
-// of folding what is left, which would let the writer decide on part of
-// the history.
+// A fold must start at the partition's first record: a partition whose
+// first records are gone (DeleteRecords, or a retention an operator set)
+// fails the claim instead of folding what is left.
 TEST_F(PartitionWriterTest, AClaimOnAPartitionWhoseFirstRecordsAreGoneFails) {
   for (int i = 0; i < 3; ++i) {
-    producer_.append_to({topic_, "k", "r" + std::to_string(i), {}}, 1);
+    producer_.append_to(record("r" + std::to_string(i)), 1);
   }
   delete_records_before(topic_, 1, 2);
   auto w = writer("late");
@@ -125,131 +124,57 @@ TEST_F(PartitionWriterTest, AClaimOnAPartitionWhoseFirstRecordsAreGoneFails) {
   EXPECT_TRUE(folded.empty()) << folded.size() << " records folded";
 }
 
-TEST_F(PartitionWriterTest, AConfirmAtAnOffsetThatHoldsAnotherRecordIsRefused) {
-  auto w = writer("only");
-  w.claim([](const kafka::Message&) {});
-  auto r = record("mine");
-  r.topic = topic_;
-  auto sent = w.send(r);
-  const auto at = sent.report.wait();
-  const auto other = producer_.append_to({topic_, "k", "another", {}}, 1);
-
-  EXPECT_THROW(w.confirm(other.offset, sent.digest), kafka::Unavailable);
-  EXPECT_THROW(w.confirm(-1001, sent.digest), kafka::Unavailable);
-  EXPECT_NO_THROW(w.confirm(at.offset, sent.digest)) << "its own offset";
-}
-
-TEST_F(PartitionWriterTest, AWriterReplacedWhilePausedIsFencedAndItsRecordIgnored) {
+// A claim aborts the transaction its predecessor left open: that record is
+// never folded and never seen, and the predecessor's commit fails.
+TEST_F(PartitionWriterTest, AClaimAbortsTheTransactionTheLastWriterLeftOpen) {
   auto old_owner = writer("old");
-  ASSERT_EQ(old_owner.claim([](const kafka::Message&) {}), 1);
-  auto r = record("old-1");
-  r.topic = topic_;
-  old_owner.append(r);
+  old_owner.claim([](const kafka::Message&) {});
+  append(old_owner, record("kept"));
+  auto open = old_owner.send(record("open"));
+  open.report.wait();  // in the log, uncommitted
 
-  // The old owner stops (a pause past every timeout); a new one claims and
-  // folds what the old one wrote.
   auto new_owner = writer("new");
   std::vector<std::string> folded;
-  ASSERT_EQ(new_owner.claim([&](const kafka::Message& m) { folded.push_back(m.value); }), 2);
-  EXPECT_EQ(folded, (std::vector<std::string>{"old-1"}));
-
-  // The old owner resumes and appends: the broker takes the record (its
-  // producer is not transactional, so nothing fences it), but the writer
-  // reads the new claim before it and does not acknowledge it.
-  r.value = "old-2";
-  try {
-    old_owner.append(r);
-    FAIL() << "a replaced writer acknowledged an append";
-  } catch (const es::Error& e) {
-    EXPECT_EQ(e.code(), es::Errc::Fenced);
-  }
-  r.value = "old-3";
-  EXPECT_THROW(old_owner.append(r), es::Error) << "fenced for good";
-
-  r.value = "new-1";
-  new_owner.append(r);
-
-  const auto seen = read_partition();
-  EXPECT_EQ(seen.all, (std::vector<std::string>{"old-1", "old-2", "new-1"}));
-  EXPECT_EQ(seen.counted, (std::vector<std::string>{"old-1", "new-1"}));
+  new_owner.claim([&](const kafka::Message& m) { folded.push_back(m.value); });
+  EXPECT_EQ(folded, (std::vector<std::string>{"kept"}));
+  EXPECT_THROW(old_owner.confirm(open.transaction), kafka::Unavailable);
+  EXPECT_TRUE(old_owner.broken());
+  EXPECT_THROW(old_owner.send(record("later")), es::Error);
+  append(new_owner, record("new"));
+  EXPECT_EQ(committed(), (std::vector<std::string>{"kept", "new"}));
 }
 
-// An idle writer's reader stops fetching (rest_if_idle). Its next
-// read-back starts it again where it stopped: it reads its own record back,
-// and what others appended while it rested comes first, a claim included.
-TEST_F(PartitionWriterTest, ARestedWriterReadsOnFromWhereItStopped) {
-  auto w = writer("rests");
-  ASSERT_EQ(w.claim([](const kafka::Message&) {}), 1);
-  std::vector<std::string> folded;
-  const std::function<void(const kafka::Message&)> fold = [&](const kafka::Message& m) {
-    folded.push_back(m.value);
-  };
-  auto r = record("first");
-  r.topic = topic_;
-  w.rest_if_idle(0ms);
-  w.append(r, &fold);
-  w.rest_if_idle(1h);  // not idle that long: goes on fetching
-  w.rest_if_idle(0ms);
-  producer_.append_to({topic_, "k", "from-elsewhere", {{std::string(es::kEpochHeader), "1"}}}, 1);
-  r.value = "second";
-  w.append(r, &fold);
-  EXPECT_EQ(folded, (std::vector<std::string>{"first", "from-elsewhere", "second"}));
-
-  // Another owner claims while this one rests: its next append is fenced.
-  w.rest_if_idle(0ms);
-  auto other = writer("other");
-  ASSERT_EQ(other.claim([](const kafka::Message&) {}), 2);
-  r.value = "after-the-claim";
-  EXPECT_THROW(w.append(r, &fold), es::Error);
-  EXPECT_EQ(read_partition().counted, (std::vector<std::string>{"first", "from-elsewhere", "second"}));
-}
-
-TEST_F(PartitionWriterTest, TheLaterOfTwoClaimsWinsAndTheEarlierOwnerIsFenced) {
+// A decision that appended nothing is confirmed against the partition: a
+// writer whose partition another has written to since is told so.
+TEST_F(PartitionWriterTest, ARefusalIsNotConfirmedOnceAnotherWriterHasAppended) {
   auto a = writer("a");
+  a.claim([](const kafka::Message&) {});
+  append(a, record("a1"));
+  EXPECT_NO_THROW(a.confirm_current()) << "only its own records";
   auto b = writer("b");
-  ASSERT_EQ(a.claim([](const kafka::Message&) {}), 1);
-  ASSERT_EQ(b.claim([](const kafka::Message&) {}), 2);
-  auto r = record("from-a");
-  r.topic = topic_;
-  EXPECT_THROW(a.append(r), es::Error);
-  // a takes the partition back with a claim above b's; now b is fenced.
-  ASSERT_EQ(a.claim([](const kafka::Message&) {}), 3);
-  r.value = "from-b";
-  EXPECT_THROW(b.append(r), es::Error);
-  r.value = "from-a-again";
-  a.append(r);
-  EXPECT_EQ(read_partition().counted, (std::vector<std::string>{"from-a-again"}));
+  b.claim([](const kafka::Message&) {});
+  append(b, record("b1"));
+  EXPECT_THROW(a.confirm_current(), es::Error);
+  EXPECT_TRUE(a.broken());
 }
 
-// The same pause against today's write path and against the single
+// The same pause against the API keys' write path and against the single
 // writer: a holder of aggregate X decides version 1, is paused past its
-// lease, and appends when it resumes. es::CommandPath::commit checks the
-// lease before it appends; the pause here falls just after that check (a
-// SIGSTOP can land anywhere), so the append goes out as the holder resumes.
-// The duplicate that today's design lets into the log is what issue 13 is
-// about; the single writer's fence keeps it out of every reader's log.
-struct Versions {
-  std::map<std::string, int> counted;  // ce_sequence -> records that count with it
-  [[nodiscard]] bool any_duplicate() const {
-    return std::ranges::any_of(counted, [](const auto& v) { return v.second > 1; });
-  }
-};
-
-Versions versions_of(const std::string& topic, std::int32_t partition, const std::string& subject) {
-  Versions out;
-  es::Fences fences;
+// lease (or its group session), and appends when it resumes.
+// es::CommandPath::commit checks the lease before it appends; the pause
+// here falls just after that check, so the duplicate goes into the log.
+std::map<std::string, int> versions_of(const std::string& topic, std::int32_t partition,
+                                       const std::string& subject) {
+  std::map<std::string, int> out;  // ce_sequence -> records with it
   for (const auto& m : read_topic(topic)) {
-    if (m.partition != partition || fences.next(m) != es::EpochRule::Verdict::Counts) {
-      continue;
-    }
-    if (m.key == subject) {
-      ++out.counted[*m.header("ce_sequence")];
+    if (m.partition == partition && m.key == subject) {
+      ++out[*m.header("ce_sequence")];
     }
   }
   return out;
 }
 
-TEST_F(PartitionWriterTest, TodaysLockLetsAHolderPausedPastItsLeaseAppendADuplicateVersion) {
+TEST_F(PartitionWriterTest, TheKeysLockLetsAHolderPausedPastItsLeaseAppendADuplicateVersion) {
   redis::Pool pool(Stack::get().redis_endpoint(), 2);
   es::AggregateLock locks(pool, 200ms, 2s);
   es::EventLog log(producer_, "/petstore/pets");
@@ -265,27 +190,29 @@ TEST_F(PartitionWriterTest, TodaysLockLetsAHolderPausedPastItsLeaseAppendADuplic
   log.append(first);  // A resumes
   locks.release(a);
 
-  EXPECT_TRUE(versions_of(topic_, at.position.partition, "7").any_duplicate())
-      << "today's design was expected to let the paused holder's duplicate in";
+  const auto seen = versions_of(topic_, at.position.partition, "7");
+  EXPECT_TRUE(std::ranges::any_of(seen, [](const auto& v) { return v.second > 1; }))
+      << "the lock was expected to let the paused holder's duplicate in";
 }
 
-TEST_F(PartitionWriterTest, TheSingleWriterFencesAnOwnerPausedPastItsTakeover) {
+// With the claims kept in the topic (the design before transactions), A's
+// record was in the log for every reader that did not apply our own epoch
+// rule; a read_committed consumer saw it. The broker now refuses it.
+TEST_F(PartitionWriterTest, AWriterPausedPastATakeoverAppendsNothingAReadCommittedReaderSees) {
   auto a = writer("a");
   auto b = writer("b");
-  ASSERT_EQ(a.claim([](const kafka::Message&) {}), 1);  // A decides version 1 ...
+  a.claim([](const kafka::Message&) {});  // A decides version 1 ...
   // ... and is paused; the group gives its partition to B, whose claim
   // folds the partition (nothing of A's) and decides version 1 too.
-  ASSERT_EQ(b.claim([](const kafka::Message&) {}), 2);
+  b.claim([](const kafka::Message&) {});
   const auto event = [&](const char* value) {
     return kafka::Record{topic_, "7", value, {{"ce_sequence", "0000000000000000001"}}};
   };
-  b.append(event("b"));
-  EXPECT_THROW(a.append(event("a")), es::Error) << "A resumes: fenced, never acknowledged";
+  append(b, event("b"));
+  EXPECT_ANY_THROW(append(a, event("a"))) << "A resumes: fenced by the broker";
 
-  const auto seen = versions_of(topic_, 1, "7");
-  EXPECT_FALSE(seen.any_duplicate());
-  EXPECT_EQ(seen.counted, (std::map<std::string, int>{{"0000000000000000001", 1}}));
-  EXPECT_EQ(read_partition().all, (std::vector<std::string>{"b", "a"})) << "A's record is in the log, fenced";
+  EXPECT_EQ(versions_of(topic_, 1, "7"), (std::map<std::string, int>{{"0000000000000000001", 1}}));
+  EXPECT_EQ(committed(), (std::vector<std::string>{"b"}));
 }
 
 }  // namespace

@@ -86,7 +86,7 @@ class KafkaProducer : public ::testing::Test {
   }
 
   std::string topic = unique_name("producer");
-  kafka::Producer producer{{Stack::get().cluster_brokers, "kafka-producer-test", 0, 5000}};
+  kafka::Producer producer{{Stack::get().cluster_brokers, "kafka-producer-test", 0, 5000, ""}};
   int leader = 0;
 };
 

@@ -1,6 +1,7 @@
 // kafka::PartitionReader against Apache Kafka: one partition in offset
-// order, paused and resumed, and never a record handed over twice, even
-// when a seek is carried out after the reader has read past its offset.
+// order, from the offset it is told, read_committed: an aborted
+// transaction's records are never handed over, and the position passes the
+// transactions' markers up to the partition's last stable offset.
 #include "kafka/partition_reader.h"
 
 #include <gtest/gtest.h>
@@ -41,40 +42,44 @@ class PartitionReaderTest : public ::testing::Test {
   }
 
   std::string topic_ = unique_name("reader");
-  kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "partition-reader-test"}};
+  kafka::Producer producer_{
+      kafka::ProducerSettings{Stack::get().kafka_brokers, "partition-reader-test", 2, 5000, ""}};
 };
 
-TEST_F(PartitionReaderTest, ReadsOnePartitionInOrderAndResumesWhereTold) {
+TEST_F(PartitionReaderTest, ReadsOnePartitionInOrderFromWhereItIsTold) {
   for (const auto* v : {"a", "b", "c"}) {
     append(v);
   }
   kafka::PartitionReader reader(Stack::get().kafka_brokers, topic_, 1, RD_KAFKA_OFFSET_BEGINNING);
   EXPECT_EQ(take(reader), (std::vector<std::string>{"a", "b", "c"}));
-
-  // Paused, it fetches nothing; appended meanwhile, read once resumed.
-  reader.pause();
-  append("d");
-  EXPECT_FALSE(reader.next(500ms).has_value());
-  reader.resume_at(3);
-  EXPECT_EQ(take(reader), (std::vector<std::string>{"d"}));
-  EXPECT_EQ(reader.end(5000), 4);
+  EXPECT_EQ(reader.end(5000), 3);
+  EXPECT_EQ(reader.position(), 3);
+  kafka::PartitionReader from(Stack::get().kafka_brokers, topic_, 1, 1);
+  EXPECT_EQ(take(from), (std::vector<std::string>{"b", "c"}));
 }
 
-// resume_at does not wait for its seek, which the client's main thread
-// carries out when it gets to it (a command once waited 5 s on it). A seek
-// carried out late sets the fetch back to where the reader was when it was
-// resumed; what comes again from there is not handed over a second time.
-// Resuming at an offset already read is that late seek, made on purpose.
-TEST_F(PartitionReaderTest, RecordsFetchedAgainAfterALateSeekAreNotHandedOverTwice) {
-  for (const auto* v : {"a", "b", "c", "d"}) {
-    append(v);
-  }
+TEST_F(PartitionReaderTest, SkipsAbortedTransactionsAndPassesTheirMarkers) {
+  kafka::Producer transactional(
+      {Stack::get().kafka_brokers, "partition-reader-test", 2, 5000, unique_name("reader-transactions")});
+  transactional.init_transactions(10000);
+  const auto in_transaction = [&](const std::string& value) {
+    transactional.begin_transaction();
+    transactional.send_to({topic_, "k", value, {}}, 1).wait();
+  };
+  in_transaction("committed");
+  transactional.commit_transaction(10000);
+  in_transaction("aborted");
+  // A second holder of the id aborts the first one's open transaction.
+  kafka::Producer second(
+      {Stack::get().kafka_brokers, "partition-reader-test", 2, 5000, transactional.transactional_id()});
+  second.init_transactions(10000);
+  append("plain");
+
   kafka::PartitionReader reader(Stack::get().kafka_brokers, topic_, 1, RD_KAFKA_OFFSET_BEGINNING);
-  EXPECT_EQ(take(reader), (std::vector<std::string>{"a", "b", "c", "d"}));
-  reader.pause();
-  reader.resume_at(1);
-  append("e");
-  EXPECT_EQ(take(reader), (std::vector<std::string>{"e"}));
+  const auto end = reader.end(5000);
+  EXPECT_EQ(end, 5) << "two records, a marker, one record, a marker: then the plain record";
+  EXPECT_EQ(take(reader), (std::vector<std::string>{"committed", "plain"}));
+  EXPECT_EQ(reader.position(), 5);
 }
 
 }  // namespace

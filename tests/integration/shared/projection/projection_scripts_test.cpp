@@ -14,7 +14,6 @@
 #include "projection/pets_projection.h"
 #include "projection/runner.h"
 #include "redis/connection.h"
-#include "support/epoch_cases.h"
 #include "support/stack.h"
 
 namespace petstore::pets {
@@ -180,56 +179,6 @@ TEST_F(ProjectionScripts, ARecordTheDecoderRefusesOnlyMovesThePosition) {
   EXPECT_EQ(field(keys_.offsets(), "pets-topic:0"), "1");
   for (const auto id : {7, 8, 9}) {
     EXPECT_EQ(redis::as_integer(*conn_.command({"EXISTS", keys_.pet(id)})), 0) << id;
-  }
-}
-
-// The single writer's fence, applied by apply_prelude.lua in Redis: the
-// same cases es::EpochRule follows (support/epoch_cases.h). An event that
-// counts is applied; a claim and a fenced event only move the position,
-// and the epoch is kept beside it.
-TEST_F(ProjectionScripts, TheFenceFollowsTheEpochRuleCases) {
-  constexpr std::int64_t kPet = 5;
-  for (const auto& c : petstore::testing::epoch_cases()) {
-    const PetKeys keys("fence-" + events::new_event_id());
-    PetsProjection projection(keys);
-    conn_.command({"SET", keys.space().ready_marker(), "test"});
-    projection::Applied applied;
-    std::int64_t counted = 0;
-    std::int64_t offset = 0;
-    for (const auto& step : c.steps) {
-      kafka::Message m;
-      m.topic = "pets-topic";
-      m.offset = offset++;
-      if (step.claim) {
-        m.value = R"({"epoch":1,"owner":"test"})";
-        m.headers.push_back({"petstore_claim", std::string(*step.claim)});
-      } else {
-        const auto version = counted + 1;
-        const auto e = version == 1
-                           ? envelope(PetCreated{kPet, "v1", 1, PetStatus::Available, std::nullopt}, 1)
-                           : envelope(PetUpdated{kPet, "v" + std::to_string(version), 1, PetStatus::Available,
-                                                 std::nullopt},
-                                      version);
-        const auto record = events::to_record("pets-topic", e);
-        m.key = record.key;
-        m.value = record.value;
-        m.headers = record.headers;
-        if (step.epoch) {
-          m.headers.push_back({"petstore_epoch", std::string(*step.epoch)});
-        }
-      }
-      ASSERT_TRUE(projection::apply_batch(conn_, projection, {m}, applied).empty());
-      if (step.verdict == es::EpochRule::Verdict::Counts) {
-        ++counted;
-      }
-      EXPECT_EQ(field(keys.pet(kPet), "version"), counted == 0 ? "(nil)" : std::to_string(counted))
-          << c.name << ": " << step.why;
-      EXPECT_EQ(field(keys.offsets(), "pets-topic:0"), std::to_string(m.offset))
-          << c.name << ": " << step.why;
-    }
-    EXPECT_EQ(field(keys.offsets(), "pets-topic:0@epoch"),
-              c.final_epoch == 0 ? "(nil)" : std::to_string(c.final_epoch))
-        << c.name;
   }
 }
 

@@ -2,8 +2,10 @@
 // change one aggregate (Reaction::affinity) are handled one after the other
 // in log order, others side by side; a failing event is retried, never
 // skipped; a reaction in two halves (Reaction::begin) begins an event once
-// the one before has begun, and finishes them in order; positions move to
-// each partition's last handled event.
+// the one before has begun, and finishes them in order; the group's
+// committed offsets move past each partition's last handled event, and a
+// member that joins later resumes there; record_positions (the
+// projection's) never moves a position back.
 #include "projection/reactor.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "es/partition_writer.h"
+#include "kafka/group_offsets.h"
 #include "kafka/handles.h"
 #include "kafka/producer.h"
 #include "projection/runner.h"
@@ -62,32 +66,38 @@ void produce_together(const std::string& topic, std::int32_t partition,
   ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
 }
 
-// A reactor of a group of its own reading `topic`, started, recording its
-// positions in a hash of its own.
+// A reactor of a group of its own (or of `group`) reading `topic`, started.
 struct Started {
-  Started(const std::string& topic, projection::Reaction& reaction)
-      : reactor({Stack::get().kafka_brokers, unique_name("reactor"), "reactor-test", {topic}, 10}, pool,
-                positions, reaction, [] { return true; }) {
+  Started(const std::string& topic, projection::Reaction& reaction,
+          std::string group_id = unique_name("reactor"))
+      : group(std::move(group_id)),
+        reactor({Stack::get().kafka_brokers, group, "reactor-test", {topic}, 10}, reaction) {
     reactor.start();
   }
-  redis::Pool pool{Stack::get().redis_endpoint(), 2};
-  std::string positions = unique_name("reactor-positions");
+  std::string group;
   projection::Reactor reactor;
 };
 
-// The positions recorded in `key` for `fields`, once they are `expected`
-// (or what they are after 10 s).
-std::vector<std::string> positions_once(const std::string& key, const std::vector<std::string>& fields,
-                                        const std::vector<std::string>& expected) {
-  std::vector<std::string> command{"HMGET", key};
-  command.insert(command.end(), fields.begin(), fields.end());
+// The group's committed offsets in partitions 0.. of `topic`, once they are
+// `expected` (or what they are after 10 s).
+std::vector<std::int64_t> committed_once(const std::string& group, const std::string& topic,
+                                         const std::vector<std::int64_t>& expected) {
+  kafka::GroupOffsets offsets(Stack::get().kafka_brokers, group);
+  const auto read = [&] {
+    std::vector<std::int64_t> out;
+    out.reserve(expected.size());
+    for (std::size_t p = 0; p < expected.size(); ++p) {
+      out.push_back(offsets.committed(topic, static_cast<std::int32_t>(p), 5000));
+    }
+    return out;
+  };
   const auto until = std::chrono::steady_clock::now() + 10s;
-  auto recorded = redis_command(command);
-  while (recorded != expected && std::chrono::steady_clock::now() < until) {
+  auto committed = read();
+  while (committed != expected && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(50ms);
-    recorded = redis_command(command);
+    committed = read();
   }
-  return recorded;
+  return committed;
 }
 
 // Records values as "<aggregate>/<n>"; the aggregate is the affinity. The
@@ -141,7 +151,6 @@ TEST(Reactor, HandlesEachAggregatesEventsInOrderAndDifferentAggregatesSideBySide
 
   Recording reaction;
   const Started started(topic, reaction);
-  const auto& positions = started.positions;
   ASSERT_TRUE(reaction.wait_for(6));
 
   const auto handled = reaction.handled();
@@ -149,9 +158,8 @@ TEST(Reactor, HandlesEachAggregatesEventsInOrderAndDifferentAggregatesSideBySide
   EXPECT_EQ(handled.at("fast"), (std::vector<std::string>{"fast/1", "fast/2"}));
   EXPECT_EQ(handled.at("other"), (std::vector<std::string>{"other/1"}));
 
-  // Each partition's position is its last event, once the batch is done.
-  EXPECT_EQ(positions_once(positions, {topic + ":0", topic + ":1"}, {"4", "0"}),
-            (std::vector<std::string>{"4", "0"}));
+  // Each partition's committed offset is past its last event, once the batch is done.
+  EXPECT_EQ(committed_once(started.group, topic, {5, 1}), (std::vector<std::int64_t>{5, 1}));
 }
 
 // A test reaction that notes what it does, in order, for the test to wait
@@ -209,14 +217,13 @@ TEST(Reactor, BeginsAnAggregatesNextEventBeforeTheLastIsFinishedAndHandlesAgainF
 
   TwoHalves reaction;
   const Started started(topic, reaction);
-  const auto& positions = started.positions;
   ASSERT_TRUE(reaction.wait_for(6));
 
   // All three begun before any is finished; a/2's rest fails, so a/2 and
   // a/3 (decided after it) are handled again in full, in order.
   EXPECT_EQ(reaction.seen(), (std::vector<std::string>{"begun:a/1", "begun:a/2?", "begun:a/3", "finished:a/1",
                                                        "handled:a/2?", "handled:a/3"}));
-  EXPECT_EQ(positions_once(positions, {topic + ":0"}, {"2"}), (std::vector<std::string>{"2"}));
+  EXPECT_EQ(committed_once(started.group, topic, {3}), (std::vector<std::int64_t>{3}));
 }
 
 // A reaction whose steps are begun together (Reaction::begins_together):
@@ -311,82 +318,68 @@ TEST(Reactor, BeginsABatchsAggregatesTogetherInRoundsAndHandlesWhatFailsOnItsOwn
                                       "finished:a/2", "begun:a/3?", "finished:a/3?"}));
   EXPECT_EQ(reaction.seen("c"),
             (std::vector<std::string>{"together:c/1", "together:c/2", "finished:c/1", "finished:c/2"}));
-  EXPECT_EQ(positions_once(started.positions, {topic + ":0"}, {"6"}), (std::vector<std::string>{"6"}));
+  EXPECT_EQ(committed_once(started.group, topic, {7}), (std::vector<std::int64_t>{7}));
 }
 
-// Hands over only the events that count under the single writer's fence
-// (es::EpochRule), records the epoch beside the position, and resumes the
-// rule from it.
-TEST(Reactor, SkipsClaimsAndFencedEventsAndResumesTheEpoch) {
-  const auto topic = unique_name("fenced-reactions");
+// A member that joins the group later resumes at the committed offsets,
+// whatever Redis holds (the reactor keeps nothing there), and past the
+// markers of a transaction: its committed offset reaches the partition's
+// last stable offset.
+TEST(Reactor, ResumesAtTheGroupsCommittedOffsetsPastTransactionMarkers) {
+  const auto topic = unique_name("reactions");
   create_topic(topic, 1);
-  const auto producer = kafka::make_handle(
-      RD_KAFKA_PRODUCER, kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}}));
-  const auto produce = [&](const std::vector<std::pair<const char*, kafka::Header>>& records) {
-    for (const auto& [value, header] : records) {
-      ASSERT_EQ(kafka::enqueue(producer.get(), {topic, "k", value, {header}}, 0, nullptr),
-                RD_KAFKA_RESP_ERR_NO_ERROR);
+  es::PartitionWriter writer({Stack::get().kafka_brokers, topic, 0, "reactor-test"});
+  writer.claim([](const kafka::Message&) {});
+  const auto append = [&](const std::vector<std::string>& values) {
+    std::uint64_t transaction = 0;
+    for (const auto& v : values) {
+      auto sent = writer.send({topic, "k", v, {}});
+      sent.report.wait();
+      transaction = sent.transaction;
     }
-    ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+    writer.confirm(transaction);
   };
-  produce({{"claim", {"petstore_claim", "1"}},
-           {"a/1", {"petstore_epoch", "1"}},
-           {"a/old", {"petstore_epoch", "0"}},
-           {"claim", {"petstore_claim", "2"}},
-           {"a/replaced", {"petstore_epoch", "1"}},
-           {"a/2", {"petstore_epoch", "2"}}});
-
-  redis::Pool pool(Stack::get().redis_endpoint(), 2);
-  const auto positions = unique_name("fenced-positions");
-  // Runs a member until it has handled `expected` events and recorded the
-  // partition's last offset, `end`; returns what it handed over.
-  const auto run = [&](size_t expected, const std::string& end) {
+  append({"a/1", "a/2"});
+  const auto group = unique_name("reactor");
+  {
     Recording reaction;
-    projection::Reactor reactor(
-        {Stack::get().kafka_brokers, unique_name("fenced-reactor"), "reactor-test", {topic}, 10}, pool,
-        positions, reaction, [] { return true; });
-    reactor.start();
-    EXPECT_TRUE(reaction.wait_for(expected));
-    // Whatever else it would hand over has arrived by the time the position
-    // reaches the partition's end.
-    const auto until = std::chrono::steady_clock::now() + 10s;
-    while (std::chrono::steady_clock::now() < until &&
-           redis_command({"HGET", positions, topic + ":0"}) != std::vector<std::string>{end}) {
-      std::this_thread::sleep_for(50ms);
-    }
-    return reaction.handled()["a"];
-  };
-  EXPECT_EQ(run(2, "5"), (std::vector<std::string>{"a/1", "a/2"}));
-  EXPECT_EQ(redis_command({"HMGET", positions, topic + ":0", topic + ":0@epoch"}),
-            (std::vector<std::string>{"5", "2"}));
-
-  // Another member resumes after the recorded position, at epoch 2.
-  produce({{"a/3", {"petstore_epoch", "2"}}, {"a/late", {"petstore_epoch", "1"}}});
-  EXPECT_EQ(run(1, "7"), (std::vector<std::string>{"a/3"}));
-  EXPECT_EQ(redis_command({"HMGET", positions, topic + ":0", topic + ":0@epoch"}),
-            (std::vector<std::string>{"7", "2"}));
+    const Started started(topic, reaction, group);
+    ASSERT_TRUE(reaction.wait_for(2));
+    // Two records and the commit marker.
+    EXPECT_EQ(committed_once(group, topic, {3}), (std::vector<std::int64_t>{3}));
+  }
+  append({"a/3"});
+  Recording reaction;
+  const Started started(topic, reaction, group);
+  ASSERT_TRUE(reaction.wait_for(1));
+  EXPECT_EQ(committed_once(group, topic, {5}), (std::vector<std::int64_t>{5}));
+  EXPECT_EQ(reaction.handled()["a"], (std::vector<std::string>{"a/3"}));
 }
 
-// The reactor records a handled batch's positions, one per partition, in
-// one round trip (projection::record_positions); a position never moves
-// back (a member that resumed from an older record, or handled a batch
-// again, must not undo a newer one), and each carries its partition's epoch.
-TEST(Reactor, RecordsABatchsPartitionsInOneCallAndNeverMovesAPositionBack) {
+// The projection records where it stands past transaction markers with
+// record_positions: several partitions in one round trip; a position never
+// moves back, and one below where the caller stood (a read model that lost
+// what was applied) is left for the caller to replay.
+TEST(Projection, RecordsPositionsInOneCallNeverBackAndNeverOverALoss) {
   const auto positions = unique_name("batch-positions");
   redis::Pool pool(Stack::get().redis_endpoint(), 1);
-  const auto recorded = [&] {
-    return redis_command({"HMGET", positions, "t:0", "t:0@epoch", "t:3", "t:3@epoch"});
-  };
-  projection::record_positions(pool, positions, {{{"t", 0}, 41, 1}, {{"t", 3}, 7, 2}});
-  EXPECT_EQ(recorded(), (std::vector<std::string>{"41", "1", "7", "2"}));
+  const auto recorded = [&] { return redis_command({"HMGET", positions, "t:0", "t:3"}); };
+  projection::record_positions(pool, positions, {}, {{{"t", 0}, 41}, {{"t", 3}, 7}});
+  EXPECT_EQ(recorded(), (std::vector<std::string>{"41", "7"}));
 
-  // Partition 0 behind what is recorded: kept; partition 3 ahead: moved,
-  // with its new epoch; a 64-bit offset reaches Redis digit for digit.
-  projection::record_positions(pool, positions, {{{"t", 0}, 40, 3}, {{"t", 3}, 9007199254740993, 4}});
-  EXPECT_EQ(recorded(), (std::vector<std::string>{"41", "1", "9007199254740993", "4"}));
+  // Partition 0 behind what is recorded: kept; partition 3 ahead: moved; a
+  // 64-bit offset reaches Redis digit for digit.
+  projection::record_positions(pool, positions, {{{"t", 0}, 41}, {{"t", 3}, 7}},
+                               {{{"t", 0}, 40}, {{"t", 3}, 9007199254740993}});
+  EXPECT_EQ(recorded(), (std::vector<std::string>{"41", "9007199254740993"}));
 
-  // And the reactor's own reading of them.
+  // The read model lost partition 0: a caller that stood at 41 does not
+  // record 50 over the loss.
+  redis_command({"HDEL", positions, "t:0"});
+  projection::record_positions(pool, positions, {{{"t", 0}, 41}}, {{{"t", 0}, 50}});
+  EXPECT_TRUE(redis_command({"HGET", positions, "t:0"}).empty());
   const auto read = projection::recorded_positions(pool, positions, {{"t", 0}, {"t", 3}});
+  EXPECT_FALSE(read.contains({"t", 0}));
   EXPECT_EQ(read.at({"t", 3}), 9007199254740993);
 }
 

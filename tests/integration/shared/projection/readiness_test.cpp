@@ -59,7 +59,8 @@ class ReadinessTest : public ::testing::Test {
   }
   std::string topic_ = unique_name("readiness");
   es::KeySpace space_{unique_name("readiness-keys"), "svc"};
-  kafka::Producer producer_{kafka::ProducerSettings{Stack::get().kafka_brokers, "readiness-test"}};
+  kafka::Producer producer_{
+      kafka::ProducerSettings{Stack::get().kafka_brokers, "readiness-test", 2, 5000, ""}};
   redis::Pool pool_{Stack::get().redis_endpoint(), 2};
   projection::Readiness readiness_{producer_, pool_, space_, "svc", milliseconds(20)};
   std::atomic<int> not_ready_checks_{0};

@@ -52,7 +52,7 @@ TEST(EventTail, PrintsEachPetAndOrderEventOnceEvenWhenRedelivered) {
   // a rebalance that replays uncommitted records.
   const auto records = read_topic(store.topic("pets"));
   ASSERT_FALSE(records.empty());
-  kafka::Producer producer({Stack::get().kafka_brokers, "tail-test", 0, 5000});
+  kafka::Producer producer({Stack::get().kafka_brokers, "tail-test", 0, 5000, ""});
   producer.append(
       {records.front().topic, records.front().key, records.front().value, records.front().headers});
 

@@ -11,7 +11,6 @@
 #include <sstream>
 #include <thread>
 
-#include "es/epoch.h"
 #include "events/envelope.h"
 #include "events/kafka_binding.h"
 #include "kafka/producer.h"
@@ -23,15 +22,6 @@
 
 namespace petstore::testing {
 namespace {
-
-// The epoch of the partition `key` goes to, as every reader applies it.
-std::int64_t current_epoch(kafka::Producer& producer, const std::string& topic, const std::string& key) {
-  es::Fences fences;
-  for (const auto& m : read_topic(topic)) {
-    fences.next(m);
-  }
-  return fences.current({topic, producer.partition_for(topic, key)});
-}
 
 class PetstoreAuditTest : public ::testing::Test {
  protected:
@@ -320,13 +310,9 @@ TEST_F(PetstoreAuditTest, SchemaVersionsOneAndTwoSideBySide) {
                           std::to_string(cat) + R"(,"status":"available"})"};
   auto record = events::to_record(store_->topic("pets"), v1);
   std::erase_if(record.headers, [](const kafka::Header& h) { return h.name == "ce_dataschema"; });
-  // Stamped with its partition's current epoch, so it counts as the
-  // owner's own (the pets topic has a single writer, docs/consistency.md);
-  // the owner folds it when it next claims the partition, as a replica
+  // The owner folds it when it next claims the partition, as a replica
   // that starts does.
-  kafka::Producer producer({Stack::get().kafka_brokers, "audit-test-v1", 0, 5000});
-  record.headers.push_back({std::string(es::kEpochHeader),
-                            std::to_string(current_epoch(producer, store_->topic("pets"), record.key))});
+  kafka::Producer producer({Stack::get().kafka_brokers, "audit-test-v1", 0, 5000, ""});
   producer.append(record);
   store_->replica("pets", 0).stop();
   store_->replica("pets", 0).restart();
@@ -346,9 +332,11 @@ TEST_F(PetstoreAuditTest, SchemaVersionsOneAndTwoSideBySide) {
   const auto history = parse(http_->Get((path + "/history").c_str())->body);
   ASSERT_EQ(history.Size(), 2U);
   EXPECT_STREQ(history[0]["schemaversion"].GetString(), "1");
-  EXPECT_STREQ(history[0]["dataschema"].GetString(), "schemas/events/pet.created.json");
+  EXPECT_STREQ(history[0]["dataschema"].GetString(),
+               "https://petstore.example/schemas/events/pet.created.json");
   EXPECT_STREQ(history[1]["schemaversion"].GetString(), "2");
-  EXPECT_STREQ(history[1]["dataschema"].GetString(), "schemas/events/pet.updated.v2.json");
+  EXPECT_STREQ(history[1]["dataschema"].GetString(),
+               "https://petstore.example/schemas/events/pet.updated.v2.json");
 
   const auto verify = audit("verify");
   EXPECT_EQ(verify.status, 0) << verify.out;
@@ -411,7 +399,7 @@ TEST_F(PetstoreAuditTest, VerifyHistoryAsOfAndCorruptRecords) {
   const auto created = std::ranges::find_if(
       logged, [&](const kafka::Message& m) { return m.key == std::to_string(fresh) && m.header("ce_id"); });
   ASSERT_NE(created, logged.end());
-  kafka::Producer producer({Stack::get().kafka_brokers, "audit-test", 0, 5000});
+  kafka::Producer producer({Stack::get().kafka_brokers, "audit-test", 0, 5000, ""});
   const auto copy = producer.append({created->topic, created->key, created->value, created->headers});
   const auto twice = audit("verify");
   EXPECT_EQ(twice.status, 0) << twice.out;
@@ -429,15 +417,9 @@ TEST_F(PetstoreAuditTest, VerifyHistoryAsOfAndCorruptRecords) {
   const auto records = read_topic(store_->topic("pets"));
   const auto event = std::ranges::find_if(records, [](const kafka::Message& m) { return m.header("ce_id"); });
   ASSERT_NE(event, records.end());
-  const auto& original = *event;  // an event, not a claim
-  // Both in the partition's current epoch, so they count (a retry
-  // happens within an epoch); a replica's restart since then began a new one.
+  const auto& original = *event;
   auto headers = original.headers;
-  const auto epoch = std::to_string(current_epoch(producer, original.topic, original.key));
   for (auto& h : headers) {
-    if (h.name == es::kEpochHeader) {
-      h.value = epoch;
-    }
     if (h.name == "ce_time") {
       h.value = "2026-01-01T00:00:00.000Z";
     }

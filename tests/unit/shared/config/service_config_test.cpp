@@ -7,19 +7,6 @@ namespace {
 
 using Vars = std::map<std::string, std::string>;
 
-TEST(ServiceConfig, TheWritersReadBackWithTheirOwnFetchWait) {
-  const auto cfg = ServiceConfig::from_env(Env(Vars{}), "pets", 8081);
-  EXPECT_EQ(cfg.kafka_read_back_wait_ms, 100);
-  EXPECT_EQ(cfg.kafka_fetch_wait_max_ms, 100);
-  const auto set = ServiceConfig::from_env(
-      Env(Vars{{"KAFKA_READ_BACK_WAIT_MS", "10"}, {"KAFKA_FETCH_WAIT_MAX_MS", "20"}}), "pets", 8081);
-  EXPECT_EQ(set.kafka_read_back_wait_ms, 10);
-  EXPECT_EQ(set.kafka_fetch_wait_max_ms, 20);
-  EXPECT_THROW(
-      static_cast<void>(ServiceConfig::from_env(Env(Vars{{"KAFKA_READ_BACK_WAIT_MS", "0"}}), "pets", 8081)),
-      ConfigError);
-}
-
 TEST(ServiceConfig, TheProjectionsFetchWithTheirOwnWait) {
   EXPECT_EQ(ServiceConfig::from_env(Env(Vars{}), "pets", 8081).kafka_projection_fetch_wait_ms, 100);
   const auto set = ServiceConfig::from_env(

@@ -18,7 +18,7 @@ Message sample() {
   // Any bytes: separators of the frame, NUL, bytes that are not UTF-8.
   static constexpr char kValue[] = "{\"a\":\"1:2,3\"}\0\xff,:";
   m.value = std::string(kValue, sizeof kValue - 1);
-  m.headers = {{"ce_type", "io.petstore.inventory.reserved"}, {"petstore_epoch", ""}, {"", "x"}};
+  m.headers = {{"ce_type", "io.petstore.inventory.reserved"}, {"petstore_request", ""}, {"", "x"}};
   return m;
 }
 

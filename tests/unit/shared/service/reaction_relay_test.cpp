@@ -35,7 +35,7 @@ kafka::Message event() {
   m.offset = 17;
   m.key = "42";
   m.value = R"({"orderId":7,"petId":42})";
-  m.headers = {{"ce_type", "io.petstore.inventory.reserved"}, {"petstore_epoch", "3"}};
+  m.headers = {{"ce_type", "io.petstore.inventory.reserved"}, {"petstore_request", "3"}};
   return m;
 }
 

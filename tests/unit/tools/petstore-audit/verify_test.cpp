@@ -52,16 +52,6 @@ class Log {
     return v.finish();
   }
 
-  // A claim record of the single writer (es::EpochRule): not an event.
-  void claim(const std::string& topic, std::int64_t epoch) {
-    messages_.push_back({topic,
-                         0,
-                         next_offset_[topic]++,
-                         "",
-                         R"({"epoch":)" + std::to_string(epoch) + "}",
-                         {{"petstore_claim", std::to_string(epoch)}}});
-  }
-
   std::vector<kafka::Message>& messages() { return messages_; }
 
  private:
@@ -164,28 +154,6 @@ TEST(Verify, ARepeatAfterTheAggregatesNextEventIsAViolation) {
   const auto r = log.verify();
   EXPECT_EQ(rules(r), (Rules{"duplicate_event_id", "duplicate_version"}));
   EXPECT_TRUE(r.copies.empty());
-}
-
-// Under the single writer's fence, only the events that count are the log:
-// a replaced owner's event is neither a duplicate version nor checked at all.
-TEST(Verify, OnlyEventsOfTheCurrentEpochCount) {
-  Log log;
-  log.claim("p", 1);
-  a_pet(log).headers.push_back({"petstore_epoch", "1"});
-  log.claim("p", 2);
-  log.add("p", "pet.status_changed", 10, 2, R"({"id":10,"from":"available","to":"sold"})")
-      .headers.push_back({"petstore_epoch", "1"});
-  log.add("p", "pet.status_changed", 10, 2, R"({"id":10,"from":"available","to":"pending"})")
-      .headers.push_back({"petstore_epoch", "2"});
-  log.claim("p", 2);
-  log.messages().push_back({"p", 0, 6, "", "not an event", {{"petstore_epoch", "1"}}});
-  const auto r = log.verify();
-  EXPECT_EQ(rules(r), Rules{});
-  EXPECT_EQ(r.records, 7);
-  EXPECT_EQ(r.events.at(Kind::Pets), 2);
-  EXPECT_EQ(r.claims, 2);
-  EXPECT_EQ(r.stale_claims, 1);
-  EXPECT_EQ(r.fenced, 2);
 }
 
 TEST(Verify, GapsAndLateCreationsAreFound) {
