@@ -61,13 +61,19 @@ void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_to
     rd_kafka_assign(rk, nullptr);
     return;
   }
+  self->start_at(rk, parts);
+  log::info("kafka: {} partitions assigned", parts->cnt);
+  rd_kafka_assign(rk, parts);
+}
+
+void Consumer::start_at(rd_kafka_t* rk, rd_kafka_topic_partition_list_t* parts) {
   std::vector<TopicPartition> assigned;
   assigned.reserve(static_cast<size_t>(parts->cnt));
   for (int i = 0; i < parts->cnt; ++i) {
     assigned.push_back({parts->elems[i].topic, parts->elems[i].partition});
   }
   try {
-    const auto offsets = self->start_offsets_(assigned);
+    const auto offsets = start_offsets_(assigned);
     bool committed = false;
     for (int i = 0; i < parts->cnt; ++i) {
       auto& el = parts->elems[i];
@@ -97,8 +103,6 @@ void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_to
       parts->elems[i].offset = RD_KAFKA_OFFSET_BEGINNING;
     }
   }
-  log::info("kafka: {} partitions assigned", parts->cnt);
-  rd_kafka_assign(rk, parts);
 }
 
 std::vector<Message> Consumer::poll(size_t max, std::chrono::milliseconds wait) {
@@ -205,13 +209,31 @@ std::vector<TopicPartition> Consumer::assignment() {
 }
 
 void Consumer::replay(const TopicPartition& tp) {
-  const PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
-  rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset =
-      RD_KAFKA_OFFSET_BEGINNING;
-  if (rd_kafka_error_t* error = rd_kafka_seek_partitions(rk_.get(), list.get(), 5000); error != nullptr) {
+  // After the error the partition's fetcher has stopped, and a seek is
+  // refused (librdkafka's fetch state NONE): the assignment is made again,
+  // `tp` from its beginning and every other partition where it stands.
+  rd_kafka_topic_partition_list_t* raw = nullptr;
+  if (const auto e = rd_kafka_assignment(rk_.get(), &raw); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
     log::error("kafka consumer {}: cannot read {}/{} again: {}", group_, tp.topic, tp.partition,
-               rd_kafka_error_string(error));
-    rd_kafka_error_destroy(error);
+               rd_kafka_err2str(e));
+    return;
+  }
+  const PartitionListPtr list(raw);
+  const PartitionListPtr at(rd_kafka_topic_partition_list_copy(list.get()));
+  rd_kafka_position(rk_.get(), at.get());
+  start_at(rk_.get(), list.get());  // a partition not read yet starts as at an assignment
+  for (int i = 0; i < list->cnt; ++i) {
+    auto& el = list->elems[i];
+    if (tp.topic == el.topic && tp.partition == el.partition) {
+      el.offset = RD_KAFKA_OFFSET_BEGINNING;
+    } else if (at->elems[i].offset >= 0) {
+      el.offset = at->elems[i].offset;
+    }
+    el.err = RD_KAFKA_RESP_ERR_NO_ERROR;
+  }
+  if (const auto e = rd_kafka_assign(rk_.get(), list.get()); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    log::error("kafka consumer {}: cannot read {}/{} again: {}", group_, tp.topic, tp.partition,
+               rd_kafka_err2str(e));
   }
 }
 

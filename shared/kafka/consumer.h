@@ -99,6 +99,10 @@ class Consumer {
   static void on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* parts,
                            void* opaque);
 
+  // Sets the offset each partition of `parts` starts at: StartOffsets',
+  // the group's committed one where it names RD_KAFKA_OFFSET_INVALID, the
+  // beginning where there is none.
+  void start_at(rd_kafka_t* rk, rd_kafka_topic_partition_list_t* parts);
   // Reads `tp` again from its start, after a loss.
   void replay(const TopicPartition& tp);
 

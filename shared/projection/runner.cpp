@@ -138,33 +138,43 @@ void Runner::loop() {
       }
     }
     const auto batch = consumer.poll(500, std::chrono::milliseconds(100));
-    if (batch.empty()) {
+    if (!batch.empty() && !apply(consumer, batch)) {
+      return;  // unapplied; the next owner of these partitions replays them
+    }
+    // Once what was polled is applied (the position counts it), and at most
+    // every kMarkersEvery, busy or idle: a quiet partition's trailing marker
+    // is recorded even while others keep the consumer busy.
+    if (const auto now = std::chrono::steady_clock::now(); now - markers_recorded_ >= kMarkersEvery) {
       if (!until_done("recording markers", [&] { record_markers(consumer); })) {
         return;
       }
-      continue;
+      markers_recorded_ = now;
     }
-    std::set<kafka::TopicPartition> gaps;
-    // A failed attempt leaves applied_ as it was (apply_batch only advances
-    // it on success) but may have applied part of the batch: the retry finds
-    // those records applied already.
-    const bool applied = until_done("applying events", [&] {
-      gaps = pool_.run([&](redis::Connection& c) { return apply_batch(c, applier_, batch, applied_); });
-    });
-    if (!applied) {
-      return;  // unapplied; the next owner of these partitions replays them
-    }
-    if (!gaps.empty() && !resume_lost(consumer, {gaps.begin(), gaps.end()})) {
-      return;
-    }
-    for (const auto& m : batch) {
-      if (!gaps.contains({m.topic, m.partition})) {
-        consumer.applied(m);
-        ++stats_.applied;
-      }
-    }
-    ++stats_.batches;
   }
+}
+
+bool Runner::apply(kafka::Consumer& consumer, const std::vector<kafka::Message>& batch) {
+  std::set<kafka::TopicPartition> gaps;
+  // A failed attempt leaves applied_ as it was (apply_batch only advances
+  // it on success) but may have applied part of the batch: the retry finds
+  // those records applied already.
+  const bool applied = until_done("applying events", [&] {
+    gaps = pool_.run([&](redis::Connection& c) { return apply_batch(c, applier_, batch, applied_); });
+  });
+  if (!applied) {
+    return false;
+  }
+  if (!gaps.empty() && !resume_lost(consumer, {gaps.begin(), gaps.end()})) {
+    return false;
+  }
+  for (const auto& m : batch) {
+    if (!gaps.contains({m.topic, m.partition})) {
+      consumer.applied(m);
+      ++stats_.applied;
+    }
+  }
+  ++stats_.batches;
+  return true;
 }
 
 void Runner::lost(const kafka::TopicPartition& tp) {

@@ -117,6 +117,9 @@ class Runner {
 
  private:
   void loop();
+  // Applies a polled batch (retrying until it is applied) and replays the
+  // partitions the read model lost; false when the runner stopped first.
+  bool apply(kafka::Consumer& consumer, const std::vector<kafka::Message>& batch);
   // Runs `step` until it succeeds or the runner stops; false if stopped.
   bool until_done(const char* what, const std::function<void()>& step);
   // Partitions of the assignment whose recorded position is below applied_.
@@ -127,9 +130,11 @@ class Runner {
   // last marker's offset as applied: the log's last stable offset is past
   // it, and whoever waits for the read model to reach that end
   // (Readiness, es::CatchUp) would otherwise wait for a record that never
-  // comes. Only when the consumer is idle: a record applied after the
-  // markers records a later position anyway.
+  // comes. Called every kMarkersEvery at most: a record applied after
+  // the markers records a later position anyway.
   void record_markers(kafka::Consumer& consumer);
+  static constexpr std::chrono::milliseconds kMarkersEvery{100};
+  std::chrono::steady_clock::time_point markers_recorded_;
   // The log lost records of `tp` the read model applied (kafka::Consumer's
   // loss): the read model stops being ready, and `tp` is applied again
   // from its start, over a position recorded anew.

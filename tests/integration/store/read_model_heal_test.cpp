@@ -181,6 +181,18 @@ class ReadModelHealTest : public ::testing::Test {
     return true;
   }
 
+  // A new pet in a new category `category`, once the inventory tracks it
+  // (15 s at most); 0 if it never does.
+  static std::int64_t tracked_pet(httplib::Client& http, const std::string& category) {
+    const auto cat = id_of(post_json(http, "/categories", R"({"name":")" + category + "\"}"));
+    const auto pet =
+        id_of(post_json(http, "/pets", R"({"name":"p","categoryId":)" + std::to_string(cat) + "}"));
+    const bool tracked = eventually(
+        [&] { return http.Get(("/store/inventory/items/" + std::to_string(pet)).c_str())->status == 200; },
+        std::chrono::seconds(15));
+    return tracked ? pet : 0;
+  }
+
   static bool orders_settled(httplib::Client& http, const std::vector<std::int64_t>& orders) {
     for (const auto id : orders) {
       const auto r = http.Get(("/store/orders/" + std::to_string(id)).c_str());
@@ -420,12 +432,7 @@ TEST_F(ReadModelHealTest, AReplicaStartingOnAnOlderSnapshotCatchesUpBeforeItServ
 // partitions behind it stayed placed.
 TEST_F(ReadModelHealTest, AfterAWipeAnOrderForAnUnknownPetIsStillRefusedPromptly) {
   auto http = client();
-  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Quiet"})"));
-  const auto pet =
-      id_of(post_json(*http, "/pets", R"({"name":"q","categoryId":)" + std::to_string(category) + "}"));
-  ASSERT_TRUE(eventually(
-      [&] { return http->Get(("/store/inventory/items/" + std::to_string(pet)).c_str())->status == 200; },
-      std::chrono::seconds(15)));
+  ASSERT_GT(tracked_pet(*http, "Quiet"), 0);
 
   redis_wipe(store_->prefix() + ":");  // the pets topic stays quiet from here on
   // Every replica notices the wipe within its readiness check, rebuilds,
@@ -453,12 +460,8 @@ TEST_F(ReadModelHealTest, AfterAWipeAnOrderForAnUnknownPetIsStillRefusedPromptly
 
 TEST_F(ReadModelHealTest, ReactorsReadingTheirInputAgainFromTheStartRepeatNoSagaStep) {
   auto http = client();
-  const auto category = id_of(post_json(*http, "/categories", R"({"name":"Again"})"));
-  const auto pet =
-      id_of(post_json(*http, "/pets", R"({"name":"a","categoryId":)" + std::to_string(category) + "}"));
-  ASSERT_TRUE(eventually(
-      [&] { return http->Get(("/store/inventory/items/" + std::to_string(pet)).c_str())->status == 200; },
-      std::chrono::seconds(15)));
+  const auto pet = tracked_pet(*http, "Again");
+  ASSERT_GT(pet, 0);
   ASSERT_EQ(put_json(*http, "/store/inventory/items/" + std::to_string(pet), R"({"quantity":5})")->status,
             200);
   std::vector<std::int64_t> orders;

@@ -240,6 +240,21 @@ void delete_group(const std::string& brokers, const std::string& group) {
       });
 }
 
+void commit_group_offset(const std::string& brokers, const std::string& group, const std::string& topic,
+                         int partition, std::int64_t offset) {
+  const kafka::HandlePtr rk = kafka::make_handle(
+      RD_KAFKA_CONSUMER,
+      kafka::make_conf(
+          {{"bootstrap.servers", brokers}, {"group.id", group}, {"enable.auto.commit", "false"}}));
+  const kafka::PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
+  rd_kafka_topic_partition_list_add(list.get(), topic.c_str(), partition)->offset = offset;
+  const auto e = rd_kafka_commit(rk.get(), list.get(), 0);
+  rd_kafka_consumer_close(rk.get());
+  if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw std::runtime_error("commit " + group + ": " + rd_kafka_err2str(e));
+  }
+}
+
 void cluster_node_kill(int node) {
   signal_node(node, SIGKILL);
 }

@@ -45,6 +45,10 @@ void delete_records_before(const std::string& topic, int partition, std::int64_t
 // Deletes a consumer group with its committed offsets (it must have no
 // member left): its next members start from the beginning.
 void delete_group(const std::string& brokers, const std::string& group);
+// Commits `offset` for `group` in a partition, from outside the group (it
+// must have no member).
+void commit_group_offset(const std::string& brokers, const std::string& group, const std::string& topic,
+                         int partition, std::int64_t offset);
 
 // The three-node cluster's nodes, 1 to 3, under real faults: the node's
 // process killed (SIGKILL), paused (SIGSTOP) and resumed, or started again

@@ -356,6 +356,23 @@ TEST(Reactor, ResumesAtTheGroupsCommittedOffsetsPastTransactionMarkers) {
   EXPECT_EQ(reaction.handled()["a"], (std::vector<std::string>{"a/3"}));
 }
 
+// A committed position past the log's end (records the group had handled
+// are lost) is no silent reset: the consumer logs an alert and hands the
+// partition over again from its start, which an idempotent reaction can
+// take.
+TEST(Reactor, APositionPastTheLogsEndIsAReplayFromTheStartNotASilentReset) {
+  const auto topic = unique_name("reactions");
+  create_topic(topic, 1);
+  produce_together(topic, 0, {"a/1", "a/2"});
+  const auto group = unique_name("reactor");
+  commit_group_offset(Stack::get().kafka_brokers, group, topic, 0, 1000);
+  Recording reaction;
+  const Started started(topic, reaction, group);
+  ASSERT_TRUE(reaction.wait_for(2)) << "the reactor never read the partition again";
+  EXPECT_EQ(reaction.handled()["a"], (std::vector<std::string>{"a/1", "a/2"}));
+  EXPECT_EQ(committed_once(group, topic, {2}), (std::vector<std::int64_t>{2}));
+}
+
 // The projection records where it stands past transaction markers with
 // record_positions: several partitions in one round trip; a position never
 // moves back, and one below where the caller stood (a read model that lost
