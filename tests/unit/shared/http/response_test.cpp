@@ -69,11 +69,21 @@ TEST(ErrorFrom, JsonAndDomainRefusals) {
 
 TEST(ErrorFrom, OutagesAre503AndTheRestIs500WithoutDetail) {
   EXPECT_EQ(mapped(redis::Unavailable("down")).code, "store_unavailable");
-  const auto kafka = mapped(kafka::Unavailable("timeout", true));
+  // Nothing written: retry later.
+  const auto kafka = mapped(kafka::Unavailable("down", false));
   EXPECT_EQ(kafka.status, 503);
   EXPECT_EQ(kafka.code, "broker_unavailable");
-  EXPECT_NE(kafka.message.find("Idempotency-Key"), std::string::npos);
   EXPECT_EQ(kafka.retry_after_seconds, 1);
+  // Possibly written: the outcome is unknown, and a keyless retry could
+  // write twice, so no Retry-After; the same key makes a retry safe.
+  const auto maybe = mapped(kafka::Unavailable("timeout", true));
+  EXPECT_EQ(maybe.status, 503);
+  EXPECT_EQ(maybe.code, "outcome_unknown");
+  EXPECT_NE(maybe.message.find("Idempotency-Key"), std::string::npos);
+  EXPECT_EQ(maybe.retry_after_seconds, std::nullopt);
+  const auto unknown = mapped(es::Error(es::Errc::OutcomeUnknown, "commit timed out").with_aggregate(42));
+  EXPECT_EQ(unknown.code, "outcome_unknown");
+  EXPECT_NE(unknown.message.find("look up id 42"), std::string::npos) << unknown.message;
   const auto other = mapped(std::runtime_error("secret detail"));
   EXPECT_EQ(other.status, 500);
   EXPECT_EQ(other.message.find("secret"), std::string::npos);
