@@ -9,7 +9,10 @@
 #include <string_view>
 #include <system_error>
 
+#include "error/codes.h"
 #include "es/errc.h"
+#include "http/response.h"
+#include "http/router.h"
 #include "log/log.h"
 #include "text/ascii.h"
 
@@ -128,6 +131,19 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
     log::warn("forwarding {} {} to {} failed: {}", req.method, req.path, owner_url,
               httplib::to_string(answer.error()));
     drop_client(owner_url);
+    // Sent, and no answer: an owner frozen in the middle of it (paused
+    // while it appended) may still commit the write once it wakes, so a
+    // write cannot be answered "nothing written" (docs/consistency.md,
+    // "Say what happened"). Not sent at all: it was not run.
+    const auto error = answer.error();
+    if (!safe_method(req.method) && (error == httplib::Error::Read || error == httplib::Error::Write)) {
+      send_error(res,
+                 ApiError(503, codes::kOutcomeUnknown,
+                          "the owner of this aggregate's partition took the request and did not answer in "
+                          "time: the write may or may not be in the log; retry with the same "
+                          "Idempotency-Key, or look the resource up"));
+      return true;
+    }
     return false;
   }
   res.status = answer->status;

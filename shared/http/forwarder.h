@@ -33,9 +33,10 @@ class Forwarder {
     // How long after sending the owner may still begin the request.
     std::chrono::milliseconds start_within{2000};
     // Bounds the owner's whole answer: start_within, then its wait for the
-    // partition and its append and read-back. A forward given up on after
-    // that answers 503: the owner began it late (and refused it) or not at
-    // all, unless its process froze in the middle of the append itself.
+    // partition and its append and commit. A write given up on after that
+    // answers 503 outcome_unknown: the owner began it late (and refused
+    // it) or not at all, unless its process froze in the middle of the
+    // append itself, and only the log can tell which.
     std::chrono::milliseconds read_timeout{10000};
     // Bounds a relayed reaction step's answer (send): a step is idempotent
     // and its reactor retries it, so a paused owner holds the reactor up

@@ -189,6 +189,33 @@ TEST(Forwarder, ARelayedStepGivesUpSoonerThanAForwardedCommand) {
   EXPECT_EQ(res->status, 204);
 }
 
+// An owner that takes a write and does not answer within the forward's
+// read timeout may still commit it (frozen in the middle of its append):
+// the answer says the outcome is unknown, never "nothing written". An
+// owner that cannot be reached ran nothing (the test below).
+TEST(Forwarder, AWriteTheOwnerTookAndDidNotAnswerInTimeHasAnUnknownOutcome) {
+  Router owner_routes;
+  owner_routes.add("POST", "/pets/{petId}",
+                   [](const httplib::Request&, httplib::Response& res, const PathParams&) {
+                     std::this_thread::sleep_for(std::chrono::milliseconds(600));
+                     res.status = 200;
+                   });
+  Replica owner(owner_routes);
+  Router routes;
+  routes.add("POST", "/pets/{petId}", [&](const httplib::Request&, httplib::Response&, const PathParams&) {
+    throw es::Error(es::Errc::NotOwner, "not here").with_owner_hint(owner.url());
+  });
+  const Forwarder forwarder({.read_timeout = std::chrono::milliseconds(200), .self = "http://replica-a"});
+  forward_to_owner(routes, forwarder);
+  Replica replica(routes);
+  httplib::Client client(replica.url());
+  const auto res = client.Post("/pets/7", "{}", "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 503);
+  EXPECT_NE(res->body.find("outcome_unknown"), std::string::npos) << res->body;
+  EXPECT_FALSE(res->has_header("Retry-After"));
+}
+
 TEST(Forwarder, OnlyAForwardedRequestExpiresAndABadDeadlineCountsAsPassed) {
   const auto now = std::chrono::system_clock::now();
   const auto ms = [](std::chrono::system_clock::time_point t) {
@@ -248,6 +275,7 @@ TEST(Forwarder, NeverForwardsTwiceAndAnswersItselfWhenTheOwnerIsGone) {
   res = to_c.Post("/pets/7", "{}", "application/json");
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 503);
+  EXPECT_NE(res->body.find("writer_moving"), std::string::npos) << "nothing was sent: " << res->body;
   EXPECT_EQ(res->get_header_value("Retry-After"), "1");
 }
 
