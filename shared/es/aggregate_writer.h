@@ -57,17 +57,18 @@ inline constexpr std::int64_t kLastFoldedId = (std::int64_t{1} << 53) - 1;
 inline constexpr std::int64_t kIdClasses = 4;
 
 // The lowest id a create may take now: kFirstFoldedId plus 1024 per
-// millisecond since 2026-01-01 (room for 140 years). A new id is above
-// both the partition's highest and this floor, so a log that lost its last
-// records (docs/consistency.md, "Losses") cannot make its owner hand their
-// ids out again: they were taken at an earlier floor. Only a partition
-// creating faster than 1024 ids a millisecond runs ahead of its floor.
+// millisecond since kSince, which stays below kLastFoldedId for over a
+// century. A new id is above both the partition's highest and this floor,
+// so a log that lost its last records (docs/consistency.md, "Losses")
+// cannot make its owner hand their ids out again: they were taken at an
+// earlier floor. Only a partition creating faster than 1024 ids a
+// millisecond runs ahead of its floor.
 inline std::int64_t clock_floor() {
-  constexpr std::int64_t kSince = 1'767'225'600'000;  // 2026-01-01T00:00:00Z, in ms
-  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
-  return kFirstFoldedId + std::max<std::int64_t>(now - kSince, 0) * 1024;
+  constexpr auto kSince = std::chrono::sys_days{std::chrono::year{2026} / std::chrono::January / 1};
+  const auto now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now() - kSince)
+          .count();
+  return kFirstFoldedId + std::max<std::int64_t>(now, 0) * 1024;
 }
 
 // The single writer of one aggregate kind's topic (docs/consistency.md):

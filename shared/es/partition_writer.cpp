@@ -124,8 +124,7 @@ void PartitionWriter::confirm_current() {
   if (pending != 0) {
     confirm(pending);
   }
-  const auto end =
-      producer_.end_offset(settings_.topic, settings_.partition, static_cast<int>(settings_.timeout.count()));
+  const auto end = high_watermark();
   const std::lock_guard lock(mutex_);
   if (end > end_bound_) {
     broken_ = std::make_exception_ptr(
@@ -133,6 +132,28 @@ void PartitionWriter::confirm_current() {
                                 " holds records this writer did not write: it has another owner"));
     std::rethrow_exception(broken_);
   }
+}
+
+std::int64_t PartitionWriter::high_watermark() {
+  // The high watermark, not the last stable offset: another writer's
+  // records count from the moment they are written, before the markers
+  // of their commit (which trail the commit's answer) move the LSO.
+  std::call_once(probe_made_, [this] {
+    probe_ = kafka::make_handle(RD_KAFKA_CONSUMER, kafka::make_client_conf({
+                                                       {"bootstrap.servers", settings_.brokers},
+                                                       {"client.id", settings_.owner},
+                                                       {"isolation.level", "read_uncommitted"},
+                                                   }));
+  });
+  std::int64_t low = 0;
+  std::int64_t high = 0;
+  if (const auto e =
+          rd_kafka_query_watermark_offsets(probe_.get(), settings_.topic.c_str(), settings_.partition, &low,
+                                           &high, static_cast<int>(settings_.timeout.count()));
+      e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw kafka::Unavailable("kafka watermarks for " + settings_.topic + ": " + rd_kafka_err2str(e), false);
+  }
+  return high;
 }
 
 bool PartitionWriter::broken() const {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kafka/consumer.h"
+#include "kafka/handles.h"
 #include "kafka/producer.h"
 
 namespace petstore::es {
@@ -88,8 +89,14 @@ class PartitionWriter {
   [[nodiscard]] bool broken() const;
 
  private:
+  // The partition's high watermark (confirm_current), asked through a
+  // read_uncommitted handle made on first use.
+  std::int64_t high_watermark();
+
   Settings settings_;
   kafka::Producer producer_;
+  std::once_flag probe_made_;
+  kafka::HandlePtr probe_;
 
   mutable std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;
