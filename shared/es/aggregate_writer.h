@@ -182,7 +182,7 @@ class AggregateWriter final : public Ownership::State {
 
   // execute() up to the delivery report of its event (or to its answer,
   // when it appends nothing): the caller may decide the aggregate's next
-  // command before it finishes this one, and the two are read back
+  // command before it finishes this one, and the two are committed
   // together. A saga step's reactor does (projection::Reaction::begin).
   Pending begin(std::int64_t id, const Decide& decide) { return begin_one({id, decide, {}}); }
 
@@ -279,7 +279,7 @@ class AggregateWriter final : public Ownership::State {
   // owns (its id is chosen to fit), so creates stick to one for a while,
   // as Kafka's own producer does with records that have no key (the sticky
   // partitioner, KIP-480; KIP-794): the creates sent in one linger then
-  // share a request and a message set, and are read back by one fetch,
+  // share a request, a message set and a transaction,
   // where one partition after another in turn made every create a message
   // set of its own. Over many creates the partitions fill evenly. 64 did
   // better than 16 and no worse than 256 (docs/performance.md, "Levers").

@@ -201,7 +201,7 @@ bool Reactor::handle_group(const Group& events) {
     try {
       rest[i]();
     } catch (const std::exception& e) {
-      // Its event was not read back: the writer gave up its epoch, and the
+      // Its event was not committed: the writer was given up, and the
       // events begun after it were decided on a fold that held it. Each is
       // idempotent against the log, so all are handled again in full.
       log::warn("reactor {}: {}@{}:{} not confirmed ({}); handling it and the {} after it again",

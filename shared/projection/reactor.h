@@ -27,7 +27,7 @@ class Reaction {
   // handle() in two halves, for a reaction whose step appends: begin
   // returns once the next event of the same affinity may be handled (its
   // step's event delivered, es::AggregateWriter::begin), with what is left
-  // (the read-back), or an empty function when it handled the event in
+  // (the commit), or an empty function when it handled the event in
   // full (the default). The reactor runs what is left before it records
   // the position, in order; if it throws, that event and the ones after
   // it in the group are handled again in full.

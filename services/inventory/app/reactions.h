@@ -16,7 +16,7 @@ class PetsReaction : public projection::Reaction {
  public:
   explicit PetsReaction(Ledgers& ledger) : ledger_(ledger) {}
   void handle(const kafka::Message& message) override;
-  // A pet's next event is decided once this one is delivered; its read-back
+  // A pet's next event is decided once this one is delivered; its commit
   // runs meanwhile.
   Rest begin(const kafka::Message& message) override;
   // The pet: one pet's events in order, different pets side by side. By
@@ -44,7 +44,7 @@ class OrdersReaction : public projection::Reaction {
   OrdersReaction(Ledgers& ledger, es::GroupCatchUp& pets_seen, es::EventLog& log, std::string pets_topic)
       : ledger_(ledger), pets_seen_(pets_seen), log_(log), pets_topic_(std::move(pets_topic)) {}
   void handle(const kafka::Message& message) override;
-  // A placement's reservation is read back while the pet's next order is
+  // A placement's reservation is committed while the pet's next order is
   // decided (a hot pet's orders follow one another by a delivery report).
   Rest begin(const kafka::Message& message) override;
   // The pet's ledger: orders of many partitions reach one pet.

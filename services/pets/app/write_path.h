@@ -35,8 +35,8 @@ class WritePath {
     // How long deleting a category may wait for the read model to reach
     // the end of the pets topic.
     std::chrono::milliseconds catch_up{5'000};
-    // The longest an append may take, from sending to read back
-    // (delivery timeout, a late report, the read-back).
+    // The longest an append may take, from sending to commit
+    // (delivery timeout, a late report, the commit).
     std::chrono::milliseconds longest_append{11'250};
   };
 
