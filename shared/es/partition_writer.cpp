@@ -145,15 +145,8 @@ std::int64_t PartitionWriter::high_watermark() {
                                                        {"isolation.level", "read_uncommitted"},
                                                    }));
   });
-  std::int64_t low = 0;
-  std::int64_t high = 0;
-  if (const auto e =
-          rd_kafka_query_watermark_offsets(probe_.get(), settings_.topic.c_str(), settings_.partition, &low,
-                                           &high, static_cast<int>(settings_.timeout.count()));
-      e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    throw kafka::Unavailable("kafka watermarks for " + settings_.topic + ": " + rd_kafka_err2str(e), false);
-  }
-  return high;
+  return kafka::query_end(probe_.get(), settings_.topic, settings_.partition,
+                          static_cast<int>(settings_.timeout.count()));
 }
 
 bool PartitionWriter::broken() const {

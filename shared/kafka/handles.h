@@ -1,5 +1,7 @@
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -86,5 +88,30 @@ HandlePtr make_handle(rd_kafka_type_t type, ConfPtr conf);
 
 // Number of partitions of a topic, from the cluster's metadata.
 int partition_count(rd_kafka_t* rk, const std::string& topic, int timeout_ms);
+
+// Whether an answer says that a partition's leader is being elected or has
+// moved (a topic just created, a broker lost, or metadata gone stale):
+// asked again after kLeaderRetry and refresh_metadata, the leader answers.
+bool leader_moving(rd_kafka_resp_err_t err);
+inline constexpr std::chrono::milliseconds kLeaderRetry{50};
+
+// Asks the cluster for `topic`'s metadata now, which updates what `rk`
+// keeps of it. librdkafka refreshes a stale leader by itself only for the
+// topics its handle produces to or consumes: a handle that only asks for
+// offsets would keep asking a broker that no longer leads the partition
+// until its cache expires, minutes later.
+void refresh_metadata(rd_kafka_t* rk, const std::string& topic, int timeout_ms);
+
+// A partition's first offset still in the log and its end: the high
+// watermark, or the last stable offset for a read_committed handle.
+struct Watermarks {
+  std::int64_t low = 0;
+  std::int64_t high = 0;
+};
+// Asks the partition's leader, looking a moved (or silent) leader up
+// again until `timeout_ms` has passed. Throws Unavailable.
+Watermarks query_watermarks(rd_kafka_t* rk, const std::string& topic, std::int32_t partition, int timeout_ms);
+// The end alone, the same way.
+std::int64_t query_end(rd_kafka_t* rk, const std::string& topic, std::int32_t partition, int timeout_ms);
 
 }  // namespace petstore::kafka

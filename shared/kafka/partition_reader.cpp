@@ -60,14 +60,7 @@ std::int64_t PartitionReader::position() {
 }
 
 std::int64_t PartitionReader::end(int timeout_ms) {
-  std::int64_t low = 0;
-  std::int64_t high = 0;
-  if (const auto e =
-          rd_kafka_query_watermark_offsets(rk_.get(), topic_.c_str(), partition_, &low, &high, timeout_ms);
-      e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    throw Unavailable("kafka watermarks for " + topic_ + ": " + rd_kafka_err2str(e), false);
-  }
-  return high;
+  return query_end(rk_.get(), topic_, partition_, timeout_ms);
 }
 
 }  // namespace petstore::kafka

@@ -42,16 +42,6 @@ void on_delivery(rd_kafka_t* /*rk*/, const rd_kafka_message_t* msg, void* /*opaq
       Unavailable(std::string("kafka delivery failed: ") + rd_kafka_err2str(msg->err), maybe)));
 }
 
-// A partition's leader is being elected or has just moved (a topic just
-// created, a broker lost): Kafka says so for a moment, and asking again
-// finds the new leader.
-bool leader_moving(rd_kafka_resp_err_t err) {
-  return err == RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION || err == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE ||
-         err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART || err == RD_KAFKA_RESP_ERR_FENCED_LEADER_EPOCH ||
-         err == RD_KAFKA_RESP_ERR_OFFSET_NOT_AVAILABLE;
-}
-constexpr std::chrono::milliseconds kLeaderRetry{50};
-
 // librdkafka's error callback: only a fatal error needs us; the rest it
 // retries by itself. It runs on the poller thread (rd_kafka_poll).
 void on_error(rd_kafka_t* rk, int err, const char* reason, void* opaque) {
@@ -226,30 +216,16 @@ Position Producer::append_to(const Record& record, std::int32_t partition) {
 }
 
 std::int64_t Producer::end_offset(const std::string& topic, std::int32_t partition, int timeout_ms) {
-  return watermarks(topic, partition, timeout_ms).high;
+  const std::shared_lock lock(handle_mutex_);
+  return query_end(rk_.get(), topic, partition, timeout_ms);
 }
 
-Producer::Watermarks Producer::watermarks(const std::string& topic, std::int32_t partition, int timeout_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  for (;;) {
-    Watermarks w;
-    rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
-    {
-      const std::shared_lock lock(handle_mutex_);
-      err =
-          rd_kafka_query_watermark_offsets(rk_.get(), topic.c_str(), partition, &w.low, &w.high, timeout_ms);
-    }
-    if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
-      return w;
-    }
-    if (!leader_moving(err) || std::chrono::steady_clock::now() >= deadline) {
-      throw Unavailable("kafka watermarks for " + topic + ": " + rd_kafka_err2str(err), false);
-    }
-    std::this_thread::sleep_for(kLeaderRetry);
-  }
+Watermarks Producer::watermarks(const std::string& topic, std::int32_t partition, int timeout_ms) {
+  const std::shared_lock lock(handle_mutex_);
+  return query_watermarks(rk_.get(), topic, partition, timeout_ms);
 }
 
-std::vector<Producer::Watermarks> Producer::watermarks(const std::string& topic, int timeout_ms) {
+std::vector<Watermarks> Producer::watermarks(const std::string& topic, int timeout_ms) {
   const auto n = partitions(topic);
   std::vector<Watermarks> out(static_cast<size_t>(n));
   for (const auto which : {RD_KAFKA_OFFSET_BEGINNING, RD_KAFKA_OFFSET_END}) {
@@ -276,6 +252,12 @@ std::vector<Producer::Watermarks> Producer::watermarks(const std::string& topic,
         throw Unavailable("kafka offsets of " + topic + ": " + rd_kafka_err2str(err), false);
       }
       std::this_thread::sleep_for(kLeaderRetry);
+      try {
+        const std::shared_lock lock(handle_mutex_);
+        refresh_metadata(rk_.get(), topic, timeout_ms);
+      } catch (const Unavailable&) {
+        // Asked again all the same: the answer says why, once time is up.
+      }
       for (int i = 0; i < list->cnt; ++i) {  // the answer overwrote the logical offsets asked for
         list->elems[i].offset = which;
         list->elems[i].err = RD_KAFKA_RESP_ERR_NO_ERROR;

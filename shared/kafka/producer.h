@@ -46,9 +46,8 @@ rd_kafka_resp_err_t enqueue(rd_kafka_t* rk, const Record& record, std::int32_t p
 // (v2.0.2, src/rdkafka.c: rd_kafka_1s_tmr_cb calls rd_kafka_topic_scan_all)
 // and for timed-out requests once a second per broker
 // (src/rdkafka_broker.c: rkb_timeout_scan_intvl, 1000000 us). So a report
-// may come up to a second late, plus the time it takes to reach us; 250 ms
-// covers that on a loaded two-core machine. (Issue 13 found the earlier
-// margin of 250 ms alone too short.)
+// may come up to a second late, plus the time it takes to reach us, which
+// on a loaded machine is a good part of a second more.
 inline constexpr std::chrono::milliseconds kDeliveryReportLateness{1250};
 
 struct ProducerSettings {
@@ -129,10 +128,6 @@ class Producer {
   // The offset the next record in a partition will get (the high watermark).
   std::int64_t end_offset(const std::string& topic, std::int32_t partition, int timeout_ms);
   // The partition's first offset still in the log and its high watermark.
-  struct Watermarks {
-    std::int64_t low = 0;
-    std::int64_t high = 0;
-  };
   Watermarks watermarks(const std::string& topic, std::int32_t partition, int timeout_ms);
   // Every partition's, indexed by partition: two requests per leader in
   // all (ListOffsets for the earliest and the latest), not two per partition.

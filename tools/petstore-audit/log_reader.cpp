@@ -49,15 +49,14 @@ LogReader::LogReader(const std::string& brokers, const std::vector<std::string>&
     const int n = kafka::partition_count(rk, topic, kMetadataTimeoutMs);
     partition_counts_.emplace_back(topic, n);
     for (int p = 0; p < n; ++p) {
-      std::int64_t low = 0;
-      std::int64_t high = 0;
-      if (const auto e =
-              rd_kafka_query_watermark_offsets(rk, topic.c_str(), p, &low, &high, kMetadataTimeoutMs);
-          e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+      kafka::Watermarks w;
+      try {
+        w = kafka::query_watermarks(rk, topic, p, kMetadataTimeoutMs);
+      } catch (const kafka::Unavailable& e) {
         throw std::runtime_error("cannot read the offsets of " + topic + "/" + std::to_string(p) + ": " +
-                                 rd_kafka_err2str(e));
+                                 e.what());
       }
-      Range r{topic, p, low, high};
+      Range r{topic, p, w.low, w.high};
       if (bounds.until_offset) {
         r.end = std::min(r.end, *bounds.until_offset);
       }
