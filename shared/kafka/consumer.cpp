@@ -66,35 +66,39 @@ void Consumer::on_rebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_to
   rd_kafka_assign(rk, parts);
 }
 
-void Consumer::start_at(rd_kafka_t* rk, rd_kafka_topic_partition_list_t* parts) {
-  std::vector<TopicPartition> assigned;
-  assigned.reserve(static_cast<size_t>(parts->cnt));
+void Consumer::resolve_start(rd_kafka_t* rk, rd_kafka_topic_partition_list_t* parts) {
+  std::vector<TopicPartition> asked;
+  asked.reserve(static_cast<size_t>(parts->cnt));
   for (int i = 0; i < parts->cnt; ++i) {
-    assigned.push_back({parts->elems[i].topic, parts->elems[i].partition});
+    asked.push_back({parts->elems[i].topic, parts->elems[i].partition});
   }
+  const auto offsets = start_offsets_(asked);
+  bool committed = false;
+  for (int i = 0; i < parts->cnt; ++i) {
+    auto& el = parts->elems[i];
+    const auto it = offsets.find({el.topic, el.partition});
+    el.offset = it == offsets.end() ? RD_KAFKA_OFFSET_BEGINNING : it->second;
+    committed = committed || el.offset == RD_KAFKA_OFFSET_INVALID;
+  }
+  if (!committed) {
+    return;
+  }
+  // The group's committed offsets, looked up here: a partition with none
+  // starts at the beginning, not at auto.offset.reset's error.
+  const PartitionListPtr copy(rd_kafka_topic_partition_list_copy(parts));
+  if (const auto e = rd_kafka_committed(rk, copy.get(), 10000); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    throw Unavailable(std::string("kafka committed offsets: ") + rd_kafka_err2str(e), false);
+  }
+  for (int i = 0; i < parts->cnt; ++i) {
+    if (parts->elems[i].offset == RD_KAFKA_OFFSET_INVALID) {
+      parts->elems[i].offset = copy->elems[i].offset >= 0 ? copy->elems[i].offset : RD_KAFKA_OFFSET_BEGINNING;
+    }
+  }
+}
+
+void Consumer::start_at(rd_kafka_t* rk, rd_kafka_topic_partition_list_t* parts) {
   try {
-    const auto offsets = start_offsets_(assigned);
-    bool committed = false;
-    for (int i = 0; i < parts->cnt; ++i) {
-      auto& el = parts->elems[i];
-      const auto it = offsets.find({el.topic, el.partition});
-      el.offset = it == offsets.end() ? RD_KAFKA_OFFSET_BEGINNING : it->second;
-      committed = committed || el.offset == RD_KAFKA_OFFSET_INVALID;
-    }
-    if (committed) {
-      // The group's committed offsets, looked up here: a partition with
-      // none starts at the beginning, not at auto.offset.reset's error.
-      const PartitionListPtr copy(rd_kafka_topic_partition_list_copy(parts));
-      if (const auto e = rd_kafka_committed(rk, copy.get(), 10000); e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        throw Unavailable(std::string("kafka committed offsets: ") + rd_kafka_err2str(e), false);
-      }
-      for (int i = 0; i < parts->cnt; ++i) {
-        if (parts->elems[i].offset == RD_KAFKA_OFFSET_INVALID) {
-          parts->elems[i].offset =
-              copy->elems[i].offset >= 0 ? copy->elems[i].offset : RD_KAFKA_OFFSET_BEGINNING;
-        }
-      }
-    }
+    resolve_start(rk, parts);
   } catch (const std::exception& e) {
     // Without our applied positions we cannot resume safely; starting from
     // the beginning is always correct because applying is idempotent.
@@ -171,13 +175,11 @@ void copy_into(const rd_kafka_message_t& m, Message& out) {
 }
 
 void Consumer::rewind(const std::vector<TopicPartition>& partitions) {
-  const auto offsets = start_offsets_(partitions);
   const PartitionListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(partitions.size())));
   for (const auto& tp : partitions) {
-    const auto it = offsets.find(tp);
-    rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition)->offset =
-        it == offsets.end() ? RD_KAFKA_OFFSET_BEGINNING : it->second;
+    rd_kafka_topic_partition_list_add(list.get(), tp.topic.c_str(), tp.partition);
   }
+  resolve_start(rk_.get(), list.get());
   // Seeking purges what was fetched for the partitions before it
   // (librdkafka's op version barrier), so no stale record follows.
   if (rd_kafka_error_t* error = rd_kafka_seek_partitions(rk_.get(), list.get(), 5000); error != nullptr) {

@@ -86,10 +86,12 @@ class Consumer {
   // after the last record or marker polled (absent before any).
   std::map<TopicPartition, std::int64_t> positions();
 
-  // Moves assigned partitions back to where StartOffsets says (the beginning
-  // when it names none): for a caller whose applied positions were lost.
-  // Records already fetched past that point are dropped. Throws
-  // kafka::Unavailable, or whatever StartOffsets throws.
+  // Moves assigned partitions back to where StartOffsets says (as on
+  // assignment: the group's committed offset for RD_KAFKA_OFFSET_INVALID,
+  // the beginning when it names none): for a caller whose applied
+  // positions were lost, or who gives a batch back. Records already
+  // fetched past that point are dropped. Throws kafka::Unavailable, or
+  // whatever StartOffsets throws.
   void rewind(const std::vector<TopicPartition>& partitions);
 
   // The partitions currently assigned to this member.
@@ -101,7 +103,9 @@ class Consumer {
 
   // Sets the offset each partition of `parts` starts at: StartOffsets',
   // the group's committed one where it names RD_KAFKA_OFFSET_INVALID, the
-  // beginning where there is none.
+  // beginning where there is none. Throws.
+  void resolve_start(rd_kafka_t* rk, rd_kafka_topic_partition_list_t* parts);
+  // resolve_start on assignment, or the beginning if that fails.
   void start_at(rd_kafka_t* rk, rd_kafka_topic_partition_list_t* parts);
   // Reads `tp` again from its start, after a loss.
   void replay(const TopicPartition& tp);

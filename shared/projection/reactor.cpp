@@ -93,7 +93,11 @@ void Reactor::loop() {
     }
     const bool together = reaction_.begins_together() && groups.size() > 1;
     if (!(together ? handle_together(groups) : handle_side_by_side(groups))) {
-      return;  // stopping: the next owner of the partitions resumes from the committed positions
+      if (stop_) {
+        return;  // the next owner of the partitions resumes from the committed positions
+      }
+      give_back(consumer);
+      continue;
     }
     // Every event of the batch is handled (events of one partition may have
     // been handled out of order across aggregates, so only now).
@@ -108,6 +112,19 @@ void Reactor::commit(kafka::Consumer& consumer) {
     // The next commit carries it; a restart meanwhile handles the batch
     // again, which changes nothing.
     log::warn("reactor {}: position not committed ({})", settings_.group_id, e.what());
+  }
+}
+
+void Reactor::give_back(kafka::Consumer& consumer) {
+  try {
+    consumer.rewind(consumer.assignment());
+    log::warn(
+        "reactor {}: a step kept failing for {} s; the batch is read again from the committed positions",
+        settings_.group_id, std::chrono::duration_cast<std::chrono::seconds>(kGiveBackAfter).count());
+  } catch (const std::exception& e) {
+    // Nothing polled after the batch is handed over before the seek: the
+    // position stays where the batch began, unless a rebalance moves it.
+    log::warn("reactor {}: batch not given back ({}); polling on", settings_.group_id, e.what());
   }
 }
 
@@ -216,7 +233,8 @@ bool Reactor::handle_group(const Group& events) {
 
 bool Reactor::until_done(const kafka::Message& m, const std::function<void()>& step) {
   auto pause = std::chrono::milliseconds(10);
-  while (!stop_) {
+  const auto give_up = std::chrono::steady_clock::now() + kGiveBackAfter;
+  while (!stop_ && std::chrono::steady_clock::now() < give_up) {
     try {
       step();
       return true;

@@ -105,11 +105,21 @@ class Reactor {
   bool handle_together(const std::vector<Group>& groups);
   // Handles one affinity group's events in log order: each begun as soon
   // as the one before has begun, then what is left of each, in order.
-  // False when the reactor stopped before they were all handled.
+  // False when the reactor stopped, or gave up (until_done), before they
+  // were all handled.
   bool handle_group(const Group& events);
   // Runs `step` on `m` until it does not throw; false when the reactor
-  // stopped first.
+  // stopped first, or the step kept failing for kGiveBackAfter.
   bool until_done(const kafka::Message& m, const std::function<void()>& step);
+  // After a batch was not handled: moves the consumer back to the
+  // group's committed positions, so that the batch is polled again.
+  void give_back(kafka::Consumer& consumer);
+  // How long a step may keep failing before its batch is given back.
+  // Meanwhile the reactor does not poll, and a member that does not poll
+  // holds up every rebalance of its group (up to max.poll.interval.ms):
+  // a replica starting, or taking over a dead one's partitions, would wait
+  // for a step that may need that very rebalance to succeed.
+  static constexpr std::chrono::seconds kGiveBackAfter{5};
   // Commits where the consumer stands (kafka::Consumer::commit_positions).
   void commit(kafka::Consumer& consumer);
 
