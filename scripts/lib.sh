@@ -21,7 +21,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # The test tree's configuration (scripts/test; bench/compile-times times it):
 # AddressSanitizer and UndefinedBehaviorSanitizer over optimised code. -g1
 # (line tables) is all ASan and UBSan need for file:line stack traces; full
-# debug info made this build 6 min 10 s instead of 4 min 42 s.
+# debug info makes this build much longer.
 ASAN_TREE_FLAGS=(-DPETSTORE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPETSTORE_BUILD_TESTS=ON
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
 
@@ -187,7 +187,9 @@ kafka_tool() {
 # $RUN_DIR/<name>/data); a directory formatted before is started as it is,
 # so scripts/up keeps every record across scripts/down. With three nodes or
 # more, every topic is replicated three times and needs two in sync to
-# accept a write (as compose.yaml's cluster); with one, once.
+# accept a write (as compose.yaml's cluster); with one, once; and
+# KAFKA_LINK_BROKERS lists the nodes' LINK listeners as advertised (the
+# proxies' ports), KAFKA_LINK_LISTENERS where they listen, in node order.
 # KAFKA_HEAP sets each node's heap (default 512m alone, 384m in a cluster);
 # KAFKA_PORT, the first node's port (its controller's is the next one, then
 # the next node's), instead of free ones.
@@ -206,6 +208,14 @@ start_kafka() {
   else
     reserve_ports first_port $((2 * nodes))
   fi
+  # A cluster's nodes also listen on a LINK listener each, advertised on
+  # the port after it, where nothing listens until a test puts a proxy
+  # there (tests/integration/support/link_proxy.h): a client bootstrapped
+  # from KAFKA_LINK_BROKERS reaches every node through the proxies, so a
+  # test can delay or cut that client's links alone.
+  local link_port="" link_listeners=""
+  KAFKA_LINK_BROKERS=""
+  ((nodes >= 3)) && reserve_ports link_port $((2 * nodes))
   for ((i = 1; i <= nodes; i++)); do voters+="${voters:+,}$i@127.0.0.1:$((first_port + 2 * i - 1))"; done
   # One cluster id for the data directory, kept beside it: a node refuses
   # storage formatted for another cluster.
@@ -218,15 +228,26 @@ start_kafka() {
   KAFKA_BROKERS=""
   local -a formats=()
   for ((i = 1; i <= nodes; i++)); do
-    local port=$((first_port + 2 * i - 2)) props=$dir/node$i.properties
+    local port=$((first_port + 2 * i - 2)) props=$dir/node$i.properties listeners advertised protocols
     KAFKA_BROKERS+="${KAFKA_BROKERS:+,}127.0.0.1:$port"
+    listeners="PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$((port + 1))"
+    advertised="PLAINTEXT://127.0.0.1:$port"
+    protocols="CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT"
+    if [[ -n $link_port ]]; then
+      local link=$((link_port + 2 * i - 2))
+      listeners+=",LINK://127.0.0.1:$link"
+      advertised+=",LINK://127.0.0.1:$((link + 1))"
+      protocols+=",LINK:PLAINTEXT"
+      link_listeners+="${link_listeners:+,}127.0.0.1:$link"
+      KAFKA_LINK_BROKERS+="${KAFKA_LINK_BROKERS:+,}127.0.0.1:$((link + 1))"
+    fi
     cat >"$props" <<PROPS
 process.roles=broker,controller
 node.id=$i
 controller.quorum.voters=$voters
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$((port + 1))
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listeners=$listeners
+advertised.listeners=$advertised
+listener.security.protocol.map=$protocols
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$data/node$i
@@ -282,7 +303,8 @@ PROPS
     ((SECONDS < deadline)) || die "timed out waiting for Kafka ($KAFKA_BROKERS; logs: $RUN_DIR/$name*.log)"
     sleep 0.2
   done
-  export KAFKA_BROKERS
+  KAFKA_LINK_LISTENERS=$link_listeners
+  export KAFKA_BROKERS KAFKA_LINK_BROKERS KAFKA_LINK_LISTENERS
 }
 
 # create_topic <bootstrap> <topic> <partitions> <replication factor>: a

@@ -21,6 +21,8 @@ start_test_stack() {
   export PETSTORE_TEST_KAFKA_BROKERS=$KAFKA_BROKERS
   start_kafka cluster 3
   export PETSTORE_TEST_CLUSTER_BROKERS=$KAFKA_BROKERS PETSTORE_TEST_RUN_DIR=$RUN_DIR
+  export PETSTORE_TEST_CLUSTER_LINK_BROKERS=$KAFKA_LINK_BROKERS
+  export PETSTORE_TEST_CLUSTER_LINK_LISTENERS=$KAFKA_LINK_LISTENERS
   # The node's own word for its version: the one compose.yaml names.
   grep -q "Kafka version: $(kafka_version) (" "$RUN_DIR/kafka1.log" ||
     die "the Kafka node does not report version $(kafka_version) (log: $RUN_DIR/kafka1.log)"

@@ -7,7 +7,9 @@
 // while a replica of each service is killed (SIGKILL) and a broker too; the
 // leader of the busiest inventory partitions killed while a broker is
 // paused and an orders and an inventory replica are paused past their
-// session. The traffic: creates with and without Idempotency-Key, status
+// session; the links between an orders replica and every broker delayed,
+// then stalled past its session, then cut (through proxies:
+// support/link_proxy.h). The traffic: creates with and without Idempotency-Key, status
 // changes, orders with and without keys, orders for pets that do not exist,
 // and stock set near zero.
 //
@@ -52,6 +54,7 @@
 #include "kafka/producer.h"
 #include "support/eventually.h"
 #include "support/http_json.h"
+#include "support/link_proxy.h"
 #include "support/service_process.h"
 #include "support/stack.h"
 #include "support/store_deployment.h"
@@ -104,15 +107,40 @@ class FaultCampaign : public ::testing::Test {
  protected:
   void SetUp() override {
     cluster_heal();
+    // orders0 reaches the brokers through a proxy each (their LINK
+    // listeners), for the link faults; every other client directly.
+    const auto advertised = split(Stack::get().cluster_link_brokers);
+    const auto listeners = split(Stack::get().cluster_link_listeners);
+    ASSERT_EQ(advertised.size(), listeners.size());
+    for (size_t i = 0; i < advertised.size(); ++i) {
+      links_.push_back(std::make_unique<LinkProxy>(port_of(advertised[i]), port_of(listeners[i])));
+    }
     store_ = std::make_unique<StoreDeployment>(
-        2, std::map<std::string, std::string>{{"ORDER_OUTCOME_WAIT_MS", "1000"},
-                                              {"KAFKA_BROKERS", Stack::get().cluster_brokers}});
+        2,
+        StoreDeployment::Env{{"ORDER_OUTCOME_WAIT_MS", "1000"},
+                             {"KAFKA_BROKERS", Stack::get().cluster_brokers}},
+        1,
+        std::map<std::string, StoreDeployment::Env>{
+            {"orders0", {{"KAFKA_BROKERS", Stack::get().cluster_link_brokers}}}});
   }
+  static std::vector<std::string> split(const std::string& list) {
+    std::vector<std::string> out;
+    for (size_t at = 0; at <= list.size();) {
+      const auto comma = std::min(list.find(',', at), list.size());
+      out.push_back(list.substr(at, comma - at));
+      at = comma + 1;
+    }
+    return out;
+  }
+  static int port_of(const std::string& address) { return std::stoi(address.substr(address.rfind(':') + 1)); }
   // CAMPAIGN_ROUNDS=n repeats the phases n times: a soak (README, "Development").
   static int rounds() {
     return static_cast<int>(config::Env::from_process().integer("CAMPAIGN_ROUNDS", 1, 1, 1000));
   }
-  void TearDown() override { store_.reset(); }
+  void TearDown() override {
+    store_.reset();
+    links_.clear();
+  }
 
   [[nodiscard]] std::unique_ptr<httplib::Client> client() const {
     auto c = store_->client();
@@ -205,6 +233,7 @@ class FaultCampaign : public ::testing::Test {
     return false;  // no answer: the tally records it as a failure
   }
 
+  std::vector<std::unique_ptr<LinkProxy>> links_;  // orders0's, one to each broker
   std::unique_ptr<StoreDeployment> store_;
   kafka::Producer producer_{
       kafka::ProducerSettings{Stack::get().cluster_brokers, "fault-campaign", 2, 5000, ""}};
@@ -335,6 +364,7 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
   std::map<std::string, int> faults;
   std::size_t paused_attempts = 0;
   std::size_t fenced = 0;
+  std::size_t link_fenced = 0;
   const auto phase = [&](const char* name, const std::function<void()>& fault) {
     std::printf("campaign: %s\n", name);
     std::fflush(stdout);
@@ -446,6 +476,26 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
           ::kill(inventory.pid(), SIGCONT);
           cluster_node_start(victim);
         });
+    phase("orders0's links to every broker delayed 400 ms, then stalled past its sessions, then cut", [&] {
+      const auto fenced_before = fenced_lines(store_->replica("orders", 0));
+      for (auto& l : links_) {
+        l->delay(std::chrono::milliseconds(400));
+      }
+      ++faults["links delayed 400 ms"];
+      std::this_thread::sleep_for(std::chrono::seconds(6));
+      for (auto& l : links_) {
+        l->delay(std::chrono::milliseconds(0));
+        l->stall(true);
+      }
+      ++faults["links stalled 12 s"];
+      std::this_thread::sleep_for(std::chrono::seconds(12));
+      for (auto& l : links_) {
+        l->cut();
+        l->stall(false);
+      }
+      ++faults["links cut"];
+      link_fenced += fenced_lines(store_->replica("orders", 0)) - fenced_before;
+    });
   }
   stop_ = true;
   for (auto& t : clients) {
@@ -645,11 +695,20 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
       "campaign: the paused writer's commands: %zu sent while it was paused; appends fenced by the "
       "broker: %zu\n",
       paused_attempts, fenced);
+  int link_connections = 0;
+  for (const auto& l : links_) {
+    link_connections += l->connections();
+  }
+  std::printf(
+      "campaign: orders0 opened %d connections through its links; appends fenced after the cut: %zu\n",
+      link_connections, link_fenced);
   std::printf("campaign: %zu violations\n", violations.size());
   for (const auto& [answer, n] : tally_.answers) {
     std::printf("  %6d x %s\n", n, answer.c_str());
   }
   EXPECT_GE(fenced, 1U) << "the paused writer appended nothing the broker refused: this run shows no fencing";
+  EXPECT_GT(link_connections, 0)
+      << "orders0 never reached a broker through its links: no link fault happened";
   EXPECT_TRUE(tally_.failures.empty())
       << tally_.failures.size() << " failures, first: " << tally_.failures.front();
   EXPECT_TRUE(unexpected_.empty()) << unexpected_.size()

@@ -115,6 +115,8 @@ const Stack& Stack::get() {
     Stack s;
     s.kafka_brokers = required("PETSTORE_TEST_KAFKA_BROKERS");
     s.cluster_brokers = required("PETSTORE_TEST_CLUSTER_BROKERS");
+    s.cluster_link_brokers = required("PETSTORE_TEST_CLUSTER_LINK_BROKERS");
+    s.cluster_link_listeners = required("PETSTORE_TEST_CLUSTER_LINK_LISTENERS");
     s.run_dir = required("PETSTORE_TEST_RUN_DIR");
     s.redis_port = std::stoi(required("PETSTORE_TEST_REDIS_PORT"));
     return s;

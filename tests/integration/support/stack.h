@@ -20,7 +20,12 @@ namespace petstore::testing {
 struct Stack {
   std::string kafka_brokers;    // PETSTORE_TEST_KAFKA_BROKERS: the one node
   std::string cluster_brokers;  // PETSTORE_TEST_CLUSTER_BROKERS: the cluster's three
-  std::string run_dir;          // PETSTORE_TEST_RUN_DIR: the nodes' pid files and start commands
+  // PETSTORE_TEST_CLUSTER_LINK_BROKERS: the cluster's LINK listeners as
+  // advertised, where LinkProxy instances listen; ..._LINK_LISTENERS: the
+  // listeners themselves, in the same order.
+  std::string cluster_link_brokers;
+  std::string cluster_link_listeners;
+  std::string run_dir;  // PETSTORE_TEST_RUN_DIR: the nodes' pid files and start commands
   std::string redis_host = "127.0.0.1";
   int redis_port = 0;  // PETSTORE_TEST_REDIS_PORT
 

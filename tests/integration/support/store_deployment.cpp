@@ -25,7 +25,7 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 }  // namespace
 
 StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env,
-                                 int partition_scale)
+                                 int partition_scale, const std::map<std::string, Env>& replica_env)
     : prefix_(unique_name("s")),
       brokers_(extra_env.contains("KAFKA_BROKERS") ? extra_env.at("KAFKA_BROKERS")
                                                    : Stack::get().kafka_brokers) {
@@ -42,8 +42,15 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
   std::map<std::string, std::string> servers;
   for (const auto& [service, binary] : binaries()) {
     for (int i = 0; i < replicas; ++i) {
-      env["INSTANCE_ID"] = service + std::to_string(i);
-      auto& r = replicas_[service].emplace_back(std::make_unique<ServiceProcess>(binary, env));
+      const auto id = service + std::to_string(i);
+      auto own = env;
+      own["INSTANCE_ID"] = id;
+      if (const auto it = replica_env.find(id); it != replica_env.end()) {
+        for (const auto& [name, value] : it->second) {
+          own[name] = value;
+        }
+      }
+      auto& r = replicas_[service].emplace_back(std::make_unique<ServiceProcess>(binary, own));
       servers[service] +=
           "    server 127.0.0.1:" + std::to_string(r->port()) + " max_fails=1 fail_timeout=2s;\n";
     }

@@ -16,11 +16,13 @@ namespace petstore::testing {
 // (nginx, configured from deploy/nginx exactly as scripts/up does) in front.
 class StoreDeployment {
  public:
+  using Env = std::map<std::string, std::string>;
   // `partition_scale` multiplies each topic's partitions. Its topics are on
   // extra_env's KAFKA_BROKERS when it names them (the cluster), else on the
-  // suite's one Kafka node.
-  explicit StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env = {},
-                           int partition_scale = 1);
+  // suite's one Kafka node. `replica_env` adds to (or overrides) extra_env
+  // for single replicas, by INSTANCE_ID ("orders0").
+  explicit StoreDeployment(int replicas, const Env& extra_env = {}, int partition_scale = 1,
+                           const std::map<std::string, Env>& replica_env = {});
   ~StoreDeployment();
   StoreDeployment(const StoreDeployment&) = delete;
   StoreDeployment& operator=(const StoreDeployment&) = delete;
