@@ -98,8 +98,8 @@ struct Match {
 // The service's route table. Paths are written as OpenAPI templates so the
 // table can be compared with schemas/openapi.yaml in a test. Matching splits
 // the path into segments and compares them: no std::regex, whose matcher in
-// libstdc++ recurses once per character and overflowed the stack on a path of
-// 7,900 characters (issue 10). handle() turns every failure into an Error body.
+// libstdc++ recurses once per character and overflowed the stack on a long
+// path (docs/reliability.md). handle() turns every failure into an Error body.
 class Router {
  public:
   void add(std::string method, std::string path, Handler handler);

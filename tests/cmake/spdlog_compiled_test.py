@@ -9,9 +9,8 @@ which made those units slow to compile.
 Debian's spdlog is a compiled library; its target carries SPDLOG_COMPILED_LIB
 and SPDLOG_FMT_EXTERNAL. A target that includes <spdlog/spdlog.h> but does not
 link spdlog::spdlog compiles all of spdlog (and its bundled fmt) header-only,
-in that translation unit: ten such units took 30-33 s each in the ASan tree
-against 8-14 s for their neighbours (ninja's log, 2026-11-26), and the
-executable then defines spdlog's code, its registry included, a second time
+in that translation unit, several times slower to build than its
+neighbours, and the executable then defines spdlog's code, its registry included, a second time
 beside the shared library's.
 
 Usage: spdlog_compiled_test.py <build tree>. Reads compile_commands.json and

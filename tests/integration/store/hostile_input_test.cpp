@@ -310,7 +310,7 @@ std::vector<Case> cases(const std::string& revoked_key) {
   }
   add(simple(sizes, "40 query parameters", wire(query + " HTTP/1.1"), {400}));
   add(simple(sizes, "path of 3,000 bytes", wire("GET /pets/" + std::string(3000, '1') + " HTTP/1.1"), {414}));
-  add(simple(sizes, "admin path with 7,900 characters (the stack overflow of issue 10)",
+  add(simple(sizes, "admin path with 7,900 characters (once a stack overflow)",
              wire("GET /admin/keys/" + std::string(7900, 'a') + " HTTP/1.1", "", "", false), {414}));
 
   const std::string slow = "slow clients";

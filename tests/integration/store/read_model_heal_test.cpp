@@ -1,5 +1,5 @@
-// Redis is a cache of the log (issue 12, part 4; docs/reliability.md, "A
-// lost read model"): the read models wiped under steady traffic through the
+// Redis is a cache of the log (docs/reliability.md, "A lost read
+// model"): the read models wiped under steady traffic through the
 // entry point are noticed by every replica, rebuilt from the log before any
 // replica serves again, and then equal a fold of the log, with no saga step
 // repeated and no client answered 500 or left hanging. And a reactor that

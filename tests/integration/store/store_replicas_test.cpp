@@ -84,10 +84,8 @@ TEST(StoreReplicasTest, ConsumersRestartedMidStreamConverge) {
     // answered 503 writer_moving with Retry-After; the client retries. For
     // up to 30 s: a stopping replica holds its partitions while its idle
     // keep-alive connections run out (5 s), and the move back to it on its
-    // return takes two rebalances.
-    // One fresh-clone run (2026-11-27) had an order's partition without an
-    // owner for 15 s, past 10 tries (docs/reliability.md, "A stopping
-    // replica holds its partitions").
+    // return takes two rebalances (docs/reliability.md, "A stopping replica
+    // holds its partitions").
     const auto r = post_retrying(*http, "/store/orders", R"({"petId":)" + std::to_string(pet) + "}",
                                  unique_name("order"), 30);
     if (r && (r->status == 201 || r->status == 202 || r->status == 409)) {

@@ -62,9 +62,8 @@ bool can_bind(int port) {
 // suite's processes by a lock file held until this process exits. A port
 // from bind(0) lies in the ephemeral range, and between our close() and the
 // service's own bind any outgoing connection may be given it: the service's
-// own Kafka and Redis clients connect before it listens, and a fresh-clone
-// CI run of 2026-11-23 lost read_model_heal_test to "cannot listen on
-// 127.0.0.1:39979" that way.
+// own Kafka and Redis clients connect before it listens, and a service
+// then fails with "cannot listen on 127.0.0.1:<port>".
 int free_port() {
   static std::mutex mutex;
   static std::vector<int> held;  // lock file descriptors, kept open on purpose

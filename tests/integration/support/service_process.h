@@ -28,9 +28,9 @@ class ServiceProcess {
   // Waits until GET /readyz (or the probe given) answers 200; throws with the log tail if not.
   // Ready includes every consumer group having assigned the replica and the
   // read model being whole (rebuilt, if it was missing): with
-  // two replicas joining one group at once under ASan on a busy 2-core
-  // machine that once took 23 s (fresh-clone run of 2026-11-22), so the
-  // default leaves room; it bounds a failure, it does not time a success.
+  // two replicas joining one group at once under ASan on a busy two-core
+  // machine that takes a while, so the default leaves room; it bounds a
+  // failure, it does not time a success.
   void wait_ready(std::chrono::milliseconds timeout = std::chrono::seconds(45));
   void stop();
   // SIGTERM, without waiting: the process stops as it would under an operator.

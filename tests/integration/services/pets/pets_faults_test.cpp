@@ -46,9 +46,9 @@ class PetsFaults : public ::testing::Test {
   }
   httplib::Result create(const std::string& name) { return post_json(*http_, "/pets", pet_body(name)); }
   // A test's starting pet, made as a client would: a writers' group can move
-  // partitions again after the replica turned ready (the fresh-clone CI run of
-  // 2026-11-25 01:32: "replica0 does not own ...pets/2" right after the
-  // long-outage test), and 503 writer_moving says to retry.
+  // partitions again after the replica turned ready (right after the
+  // long-outage test, "replica0 does not own ...pets/2"), and 503
+  // writer_moving says to retry.
   httplib::Result create_settled(const std::string& name) {
     const auto key = unique_name(name);
     auto r = post_json(*http_, "/pets", pet_body(name), {{"Idempotency-Key", key}});
@@ -172,10 +172,9 @@ TEST_F(PetsFaults, APartitionLeaderKilledUnderWritesLosesAndDuplicatesNothing) {
 // (it doubles from 100 ms, up to 10 s unless told otherwise): once the
 // brokers are back, no write is answered "the event log did not confirm the
 // write in time". The writers' groups may still be settling (503
-// writer_moving, retried as a client would). A writer's read-back reader
-// that still waited out its backoff made a create of the CI run of
-// 2026-11-24 13:18 answer 503 broker_unavailable; with that reader's backoff
-// at 10 s again, this test failed so in one run of two.
+// writer_moving, retried as a client would). A client that still waits
+// out its reconnect backoff answers 503 broker_unavailable
+// (kafka::make_client_conf keeps that backoff short).
 TEST_F(PetsFaults, WritesAreConfirmedOnceTheBrokersAreBackFromALongOutage) {
   ASSERT_EQ(create_settled("before-outage")->status, 201);
   cluster_down();

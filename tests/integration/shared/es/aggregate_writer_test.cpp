@@ -549,7 +549,7 @@ TEST_F(AggregateWriterTest, AnOwnerFencedByAnotherClaimClaimsAgainAndFoldsWhatTh
   EXPECT_EQ(seen_total, 6);
 }
 
-// The fault campaign's stuck orders (2026-11-24): an orders replica paused
+// The fault campaign's stuck orders: an orders replica paused
 // past its session timeout woke still believing it owned its partitions,
 // told a relayed stock outcome "no such order" from a fold that lacked
 // the order its successor had placed meanwhile, and the reactor dropped

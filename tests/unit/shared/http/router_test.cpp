@@ -73,7 +73,7 @@ TEST_F(RouterTest, EveryFailureIsAnErrorBodyWithAfterHooks) {
   EXPECT_EQ(code_of(answer(router_, "GET", "/pets/99999999999999999999")), "invalid_id");
 }
 
-// The input that overflowed std::regex's recursion (issue 10), and longer.
+// The input that once overflowed std::regex's recursion, and longer.
 TEST_F(RouterTest, LongPathsAreMatchedWithoutRecursion) {
   const std::string path = "/admin/keys/" + std::string(1'000'000, 'a');
   EXPECT_EQ(code_of(answer(router_, "GET", path)), "route_not_found");

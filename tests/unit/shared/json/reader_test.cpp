@@ -23,7 +23,7 @@ TEST(JsonReader, MalformedInput) {
 }
 
 // Numbers never reach RapidJSON 1.1.0's own conversion (CVE-2024-38517):
-// the crashing input of issue 10 and its kin are ordinary 400s.
+// the input that once crashed a service, and its kin, are ordinary 400s.
 TEST(JsonReader, NumbersOfAnyMagnitudeAreRefusedNotCrashedOn) {
   const auto below_double = "0." + std::string(400, '0') + "1";  // from_chars: out of range, so 0
   for (const std::string& n :
