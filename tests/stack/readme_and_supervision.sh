@@ -45,13 +45,13 @@ if [[ $(grep -c 'server 127\.0\.0\.1:[0-9]* ' "$RUN_DIR/nginx.conf") != 6 ]] || 
 fi
 
 echo "== the README's story"
-awk '/^### Try it/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && /^```$/ { exit } grab { print }' \
+awk '/^## Try it/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && /^```$/ { exit } grab { print }' \
   "$ROOT/README.md" >"$WORK/story.sh"
 [[ -s $WORK/story.sh ]] || fail "no Try it block in README.md"
 sed -i "s|base=http://127.0.0.1:8080|base=$base|" "$WORK/story.sh"
 # The auditor's block follows in the same shell (it uses the story's $pet and
 # $order), with the tree under test for build/release.
-awk '/^### Audit the log/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && /^```$/ { exit } grab { print }' \
+awk '/^## Audit the log/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && /^```$/ { exit } grab { print }' \
   "$ROOT/README.md" >"$WORK/audit.sh"
 [[ -s $WORK/audit.sh ]] || fail "no Audit the log block in README.md"
 sed -i "s|build/release/|$TREE/|" "$WORK/audit.sh"

@@ -133,7 +133,7 @@ class FaultCampaign : public ::testing::Test {
     return out;
   }
   static int port_of(const std::string& address) { return std::stoi(address.substr(address.rfind(':') + 1)); }
-  // CAMPAIGN_ROUNDS=n repeats the phases n times: a soak (README, "Development").
+  // CAMPAIGN_ROUNDS=n repeats the phases n times: a soak (docs/development.md).
   static int rounds() {
     return static_cast<int>(config::Env::from_process().integer("CAMPAIGN_ROUNDS", 1, 1, 1000));
   }

@@ -1,6 +1,6 @@
 // The order saga through the entry point, with two replicas of every service:
 // pets -> inventory entry -> stock -> order reserved/refused -> complete or
-// cancel, and the invariants under concurrency (README, "Orders").
+// cancel, and the invariants under concurrency (docs/api.md, "Conventions").
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -202,7 +202,7 @@ TEST_F(StoreSagaTest, FiftyConcurrentOrdersForTenUnits) {
         // No answer within ORDER_OUTCOME_WAIT_MS (3 s): fifty orders for one
         // pet are decided one after another, and under ASan on a busy
         // machine the last can take longer (seen in a loop of this test).
-        // The order resolves later at Location (README, "Orders"); here the
+        // The order resolves later at Location (docs/api.md, "Conventions"); here the
         // pet is known and available, so a rejection is for stock.
         std::string status = "placed";
         eventually([&] {

@@ -42,7 +42,7 @@ TEST(PetsRebuild, AWipedReadModelIsRebuiltFromTheLogAndIdsAreNotReused) {
   ASSERT_TRUE(redis_command({"KEYS", d.prefix() + ":*"}).empty());
   d.replica(0).restart();
   // API keys are operators' state, not events: the wipe took the test's key
-  // with the read model (README, "API keys"), so the operator issues a new one.
+  // with the read model (docs/api.md, "API keys and rate limits"), so the operator issues a new one.
   d.replica(0).use_api_key(issue_unlimited_key(*d.replica(0).client()));
   http = d.replica(0).client();
 

@@ -1,5 +1,5 @@
 // API keys and the shared rate limiter through the entry point, with three
-// replicas of every service against the real Redis (README, "API keys and
+// replicas of every service against the real Redis (docs/api.md, "API keys and
 // rate limits"): one budget across all of them, headers on every answer,
 // Retry-After that admits, bans that start, lift and double, revocation and
 // re-planning that act at once, and the admin API's guard.

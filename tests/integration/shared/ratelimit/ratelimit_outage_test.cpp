@@ -1,4 +1,4 @@
-// The rate limiter when Redis is slow or down (README, "When Redis is in
+// The rate limiter when Redis is slow or down (docs/api.md, "When Redis is in
 // trouble"): the gate fails closed within RATE_LIMIT_TIMEOUT_MS with 503
 // rate_limiter_unavailable and Retry-After, never hangs, never lets a request
 // through unchecked, and recovers by itself. This test runs its own Redis

@@ -17,7 +17,7 @@ ApiError mapped(E e) {
 }
 
 // Every layer's error type becomes HTTP here and only here: status, code,
-// message and Retry-After, as the README's error table lists them.
+// message and Retry-After, as docs/api.md's error table lists them.
 TEST(ErrorFrom, WritePathErrorsGetTheirStatusAndRetryAfter) {
   struct Case {
     es::Errc errc;
