@@ -303,8 +303,10 @@ PROPS
     ((SECONDS < deadline)) || die "timed out waiting for Kafka ($KAFKA_BROKERS; logs: $RUN_DIR/$name*.log)"
     sleep 0.2
   done
+  # Not exported: no service reads them (scripts/test-stack.sh passes
+  # them on to the tests under names of their own).
   KAFKA_LINK_LISTENERS=$link_listeners
-  export KAFKA_BROKERS KAFKA_LINK_BROKERS KAFKA_LINK_LISTENERS
+  export KAFKA_BROKERS
 }
 
 # create_topic <bootstrap> <topic> <partitions> <replication factor>: a
