@@ -25,15 +25,35 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 ASAN_TREE_FLAGS=(-DPETSTORE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPETSTORE_BUILD_TESTS=ON
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG")
 
-# build <dir> [cmake args...]: the compiler's output is shown only on failure.
+# build <dir> [cmake args...]: the compiler's output is shown only on
+# failure; meanwhile a line for every tenth of the build done.
 build() {
   local dir=$1; shift
   mkdir -p "$dir"
-  if ! { cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" && cmake --build "$dir" -j"$JOBS"; } \
-    >"$dir/build.log" 2>&1; then
+  if ! { cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir/build.log" 2>&1 &&
+    cmake --build "$dir" -j"$JOBS" 2>&1 | tee -a "$dir/build.log" | build_progress; }; then
     grep -E 'error|Error' "$dir/build.log" | head -40 >&2
     die "build in $dir failed (full log: $dir/build.log)"
   fi
+}
+
+# build_progress: reads a build's output (make's "[ 45%]" or ninja's
+# "[12/345]") and logs how far it is, at each tenth.
+build_progress() {
+  local line pct last=0
+  while IFS= read -r line; do
+    if [[ $line =~ ^\[\ *([0-9]+)%\] ]]; then
+      pct=${BASH_REMATCH[1]}
+    elif [[ $line =~ ^\[([0-9]+)/([0-9]+)\] ]]; then
+      pct=$((BASH_REMATCH[1] * 100 / BASH_REMATCH[2]))
+    else
+      continue
+    fi
+    if ((pct / 10 * 10 > last)); then
+      last=$((pct / 10 * 10))
+      log "  built $last%"
+    fi
+  done
 }
 
 # reserve_ports <var> [count]: sets <var> to the first of <count> (1 unless

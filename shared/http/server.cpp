@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "error/codes.h"
+#include "http/request_metrics.h"
 #include "http/response.h"
 #include "http/response_cork.h"
 #include "http/task_queue.h"
@@ -39,6 +40,15 @@ struct Pending {
   Body body = Body::None;
 };
 thread_local Pending tl_pending;
+
+// When the request on this thread began and which route serves it, for
+// its metrics once its response is written (the logger).
+struct Seen {
+  std::chrono::steady_clock::rep start = 0;  // ticks (a time_point's constructor is not noexcept)
+  const std::string* route = nullptr;
+  bool counted = false;  // its head passed before_routing
+};
+thread_local Seen tl_seen;
 
 // Makes cpp-httplib send "Connection: close": its write_response_core reads
 // the request's Connection header. The client (nginx, curl) then ends the
@@ -81,8 +91,14 @@ void refuse_and_close(const httplib::Request& req, httplib::Response& res, const
 // Counts a request as being handled for as long as it lives (Server::wait_handled).
 class Handling {
  public:
-  explicit Handling(std::atomic<int>& count) : count_(count) { ++count_; }
-  ~Handling() { --count_; }
+  explicit Handling(std::atomic<int>& count) : count_(count) {
+    ++count_;
+    RequestMetrics::get().in_flight().add(1);
+  }
+  ~Handling() {
+    --count_;
+    RequestMetrics::get().in_flight().add(-1);
+  }
   Handling(const Handling&) = delete;
   Handling& operator=(const Handling&) = delete;
 
@@ -191,9 +207,16 @@ Server::Server(ServerOptions options, const Router& router) : options_(std::move
       [this](const httplib::Request& req, httplib::Response& res) { return before_routing(req, res); });
   // cpp-httplib calls its logger once a response is written: the corked
   // head and body leave as one segment (http/response_cork.h).
-  server_.set_logger([](const httplib::Request&, const httplib::Response&) {
+  server_.set_logger([](const httplib::Request& req, const httplib::Response& res) {
     if (const auto* c = current_connection(); c != nullptr && c->socket.value_or(-1) >= 0) {
       cork(*c->socket, false);
+    }
+    if (tl_seen.counted) {
+      tl_seen.counted = false;
+      RequestMetrics::get().answered(
+          req.method, tl_seen.route, res.status,
+          std::chrono::steady_clock::now() -
+              std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(tl_seen.start)));
     }
   });
 
@@ -314,6 +337,7 @@ int Server::end_connections() const {
 httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& req, httplib::Response& res) {
   using R = httplib::Server::HandlerResponse;
   tl_pending.active = false;
+  tl_seen = {std::chrono::steady_clock::now().time_since_epoch().count(), nullptr, true};
   if (!options_.unix_socket.empty()) {
     // cpp-httplib leaves a Unix peer's address empty (and its port the
     // peer's pid): the peer is on this host (ServerOptions::unix_socket).
@@ -337,6 +361,7 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
     return R::Handled;
   }
   if (conn != nullptr && conn->overflow) {
+    RequestMetrics::get().overloaded();
     refuse_and_close(
         req, res,
         ApiError(503, codes::kOverloaded, "the service has too many connections in progress; retry")
@@ -354,6 +379,7 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
     return R::Handled;
   }
   auto match = router_.match(req.method, req.path);
+  tl_seen.route = match.route != nullptr ? &match.route->path : nullptr;
   if (!routable_method(req.method)) {
     // CONNECT, TRACE: cpp-httplib has no handler table for them (and the
     // inspection made sure they carry no body), so they are answered here.

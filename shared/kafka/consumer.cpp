@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "kafka/client_metrics.h"
 #include "log/log.h"
 
 namespace petstore::kafka {
@@ -110,6 +111,7 @@ void Consumer::start_at(rd_kafka_t* rk, rd_kafka_topic_partition_list_t* parts) 
 }
 
 std::vector<Message> Consumer::poll(size_t max, std::chrono::milliseconds wait) {
+  client_metrics::consumer_positions(rk_.get(), group_);
   std::vector<Message> out;
   auto timeout = static_cast<int>(wait.count());
   while (out.size() < max) {

@@ -76,8 +76,14 @@ bool leader_moving(rd_kafka_resp_err_t err) {
          err == RD_KAFKA_RESP_ERR_OFFSET_NOT_AVAILABLE;
 }
 
-void refresh_metadata(rd_kafka_t* rk, const std::string& topic, int timeout_ms) {
-  static_cast<void>(topic_metadata(rk, topic, timeout_ms));
+bool refresh_metadata(rd_kafka_t* rk, const std::string& topic, int timeout_ms) noexcept {
+  const TopicPtr handle(rd_kafka_topic_new(rk, topic.c_str(), nullptr));
+  const rd_kafka_metadata_t* raw = nullptr;
+  if (rd_kafka_metadata(rk, 0, handle.get(), &raw, timeout_ms) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return false;
+  }
+  rd_kafka_metadata_destroy(raw);
+  return true;
 }
 
 namespace {
@@ -115,11 +121,7 @@ std::int64_t list_offset(rd_kafka_t* rk, const std::string& topic, std::int32_t 
           false);
     }
     std::this_thread::sleep_for(kLeaderRetry);
-    try {
-      refresh_metadata(rk, topic, attempt());
-    } catch (const Unavailable&) {
-      // Asked again all the same: the answer says why, once time is up.
-    }
+    refresh_metadata(rk, topic, attempt());
   }
 }
 

@@ -99,8 +99,9 @@ inline constexpr std::chrono::milliseconds kLeaderRetry{50};
 // keeps of it. librdkafka refreshes a stale leader by itself only for the
 // topics its handle produces to or consumes: a handle that only asks for
 // offsets would keep asking a broker that no longer leads the partition
-// until its cache expires, minutes later.
-void refresh_metadata(rd_kafka_t* rk, const std::string& topic, int timeout_ms);
+// until its cache expires, minutes later. False when the cluster did not
+// answer in time: the caller asks again anyway, and its answer says why.
+bool refresh_metadata(rd_kafka_t* rk, const std::string& topic, int timeout_ms) noexcept;
 
 // A partition's first offset still in the log and its end: the high
 // watermark, or the last stable offset for a read_committed handle.

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 
+#include "kafka/client_metrics.h"
 #include "log/log.h"
 
 namespace petstore::kafka {
@@ -18,6 +19,7 @@ struct Delivery {
 // The delivery report is the only place that learns whether a record made it.
 // It owns the Delivery handed over as the message's opaque pointer.
 void on_delivery(rd_kafka_t* /*rk*/, const rd_kafka_message_t* msg, void* /*opaque*/) {
+  client_metrics::delivered(*msg);
   std::unique_ptr<Delivery> delivery(static_cast<Delivery*>(msg->_private));
   if (!delivery) {
     return;
@@ -252,11 +254,9 @@ std::vector<Watermarks> Producer::watermarks(const std::string& topic, int timeo
         throw Unavailable("kafka offsets of " + topic + ": " + rd_kafka_err2str(err), false);
       }
       std::this_thread::sleep_for(kLeaderRetry);
-      try {
+      {
         const std::shared_lock lock(handle_mutex_);
         refresh_metadata(rk_.get(), topic, timeout_ms);
-      } catch (const Unavailable&) {
-        // Asked again all the same: the answer says why, once time is up.
       }
       for (int i = 0; i < list->cnt; ++i) {  // the answer overwrote the logical offsets asked for
         list->elems[i].offset = which;
@@ -335,11 +335,13 @@ void Producer::commit_transaction(int timeout_ms) {
     rd_kafka_error_t* error =
         rd_kafka_commit_transaction(rk_.get(), static_cast<int>(std::max<std::int64_t>(left.count(), 1)));
     if (error == nullptr) {
+      client_metrics::transaction("committed");
       return;
     }
     const auto e = take(error);
     if (e.fatal) {
       fenced_ = true;
+      client_metrics::transaction("failed");
       throw Unavailable("kafka commit (" + settings_.transactional_id + "), fenced: " + e.what, true);
     }
     if (e.requires_abort) {
@@ -350,15 +352,31 @@ void Producer::commit_transaction(int timeout_ms) {
         if (a.fatal) {
           fenced_ = true;
         }
+        client_metrics::transaction("failed");
         throw Unavailable(
             "kafka commit (" + settings_.transactional_id + "): " + e.what + "; abort: " + a.what, true);
       }
+      client_metrics::transaction("aborted");
       throw Unavailable("kafka commit (" + settings_.transactional_id + "), aborted: " + e.what, false);
     }
     if (!e.retriable || std::chrono::steady_clock::now() >= deadline) {
+      client_metrics::transaction("failed");
       throw Unavailable("kafka commit (" + settings_.transactional_id + "): " + e.what, true);
     }
   }
+}
+
+void Producer::abort_transaction(int timeout_ms) {
+  const std::shared_lock lock(handle_mutex_);
+  if (rd_kafka_error_t* error = rd_kafka_abort_transaction(rk_.get(), timeout_ms); error != nullptr) {
+    const auto e = take(error);
+    if (e.fatal) {
+      fenced_ = true;
+    }
+    client_metrics::transaction("failed");
+    throw Unavailable("kafka abort (" + settings_.transactional_id + "): " + e.what, false);
+  }
+  client_metrics::transaction("aborted");
 }
 
 bool Producer::reachable(int timeout_ms) {

@@ -151,6 +151,11 @@ class Producer {
   //   - possibly persisted when the outcome is unknown (no answer in time,
   //     or this producer was fenced meanwhile: fenced() then says so).
   void commit_transaction(int timeout_ms);
+  // Aborts the open transaction: none of its records is ever visible to a
+  // read_committed reader. Throws Unavailable (not persisted) when the
+  // broker did not confirm the abort in time; the transaction is then
+  // aborted by the next init_transactions of its id, or by its timeout.
+  void abort_transaction(int timeout_ms);
   // Whether the broker has fenced this transactional producer.
   [[nodiscard]] bool fenced() const { return fenced_.load(); }
   [[nodiscard]] const std::string& transactional_id() const { return settings_.transactional_id; }

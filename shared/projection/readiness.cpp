@@ -6,6 +6,7 @@
 #include "events/envelope.h"
 #include "json/writer.h"
 #include "log/log.h"
+#include "metrics/registry.h"
 
 namespace petstore::projection {
 namespace {
@@ -120,6 +121,10 @@ void Readiness::begin_rebuild(bool starting) {
     log::info("{} read model: starting; ready once it holds the log's {} events in {} partitions", service_,
               total, targets_.size());
   } else {
+    static auto& rebuilds = metrics::Registry::global().counter(
+        "petstore_projection_rebuilds_total", "Rebuilds of a read model found missing, wiped or behind.",
+        {"service"});
+    rebuilds.with({service_}).inc();
     log::warn(
         "{} read model: not ready (missing, wiped or behind); rebuilding it from the log: {} events "
         "in {} partitions",
@@ -163,9 +168,16 @@ void Readiness::check() {
     applied += std::clamp<std::int64_t>(position - t.low + 1, 0, t.last - t.low + 1);
   }
   const bool done = redis::as_integer(*r.element[0]) == 1;
+  static auto& ready = metrics::Registry::global().gauge(
+      "petstore_projection_ready", "1 when the read model is a whole fold of the log, 0 while it is rebuilt.",
+      {"service"});
+  static auto& left = metrics::Registry::global().gauge("petstore_projection_rebuild_remaining_events",
+                                                        "Events a rebuild still has to apply.", {"service"});
+  ready.with({service_}).set(done ? 1 : 0);
   std::lock_guard lock(mutex_);
   progress_.applied = applied;
   progress_.seconds = seconds_since(began_);
+  left.with({service_}).set(static_cast<double>(progress_.total - applied));
   if (done) {
     progress_.rebuilding = false;
     ready_ = true;

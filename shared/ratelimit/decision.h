@@ -40,6 +40,7 @@ struct Decision {
   std::int64_t retry_after = 0;  // seconds; 0 when admitted
   std::string policy;            // RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers-08)
   std::string state;             // RateLimit (same draft)
+  std::string plan;              // the key's plan; empty for an address or an unknown key
 };
 
 // Pure: turns the script's counters into the headers' values. The binding

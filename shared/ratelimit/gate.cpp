@@ -4,12 +4,46 @@
 #include "error/codes.h"
 #include "http/response.h"
 #include "log/log.h"
+#include "metrics/registry.h"
 #include "redis/connection.h"
 
 namespace petstore::ratelimit {
 namespace {
 
 using Verdict = Counters::Verdict;
+
+// petstore_ratelimit_decisions_total{plan,outcome}: every decision, by the
+// key's plan ("anonymous" for a caller without a usable key, "admin" for
+// the admin API's failed attempts) and its outcome.
+void count(const Subject& subject, const Decision& d) {
+  static auto& decisions =
+      metrics::Registry::global().counter("petstore_ratelimit_decisions_total",
+                                          "Rate-limit decisions, by plan and outcome.", {"plan", "outcome"});
+  std::string plan;
+  if (!subject.digest.empty()) {
+    plan = d.plan.empty() ? "unknown" : d.plan;
+  } else {
+    plan = subject.tag.starts_with("admin:") ? "admin" : "anonymous";
+  }
+  const char* outcome = "admitted";
+  switch (d.verdict) {
+    case Verdict::Admitted:
+      break;
+    case Verdict::Denied:
+      outcome = "limited";
+      break;
+    case Verdict::Banned:
+      outcome = "banned";
+      break;
+    case Verdict::Unknown:
+      outcome = "unknown_key";
+      break;
+    case Verdict::Revoked:
+      outcome = "revoked_key";
+      break;
+  }
+  decisions.with({plan, outcome}).inc();
+}
 
 void set_budget_headers(httplib::Response& res, const Decision& d) {
   res.set_header("X-RateLimit-Limit", std::to_string(d.limit));
@@ -56,7 +90,7 @@ Gate::Gate(Limiter& limiter, BanCache& bans, Limits anonymous, Limits admin_fail
 
 bool Gate::exempt(const std::string& path) {
   return path == "/healthz" || path.starts_with("/healthz/") || path == "/readyz" ||
-         path.starts_with("/readyz/");
+         path.starts_with("/readyz/") || path == "/metrics";
 }
 
 bool Gate::is_admin(const std::string& path) {
@@ -73,6 +107,7 @@ bool Gate::render(const Decision& d, httplib::Response& res) {
 }
 
 bool Gate::answer(const Subject& subject, const Decision& d, httplib::Response& res) {
+  count(subject, d);
   // Only Redis' word starts a ban here; a ban answered from this memory is
   // not remembered again (that would shift its end by each lookup's rounding).
   if (d.verdict == Verdict::Banned) {
@@ -87,6 +122,11 @@ std::optional<Decision> Gate::checked(const std::function<Decision()>& check, ht
   } catch (const redis::Unavailable& e) {
     // Fail closed: every route reads or writes Redis, so a request admitted
     // without the limiter could not be served either; answer at once instead.
+    static auto& errors = metrics::Registry::global()
+                              .counter("petstore_ratelimit_redis_errors_total",
+                                       "Rate-limit checks that Redis did not answer in time (503).")
+                              .with({});
+    errors.inc();
     log::warn("rate limiter: redis unavailable: {}", e.what());
     http::send_error(res, ApiError(503, codes::kRateLimiterUnavailable,
                                    "the rate limiter cannot reach its store; retry later")
@@ -101,6 +141,7 @@ bool Gate::charge_address(const std::string& tag, const Limits& limits, const ht
                           httplib::Response& res, const std::function<void(httplib::Response&)>& otherwise) {
   const Subject address{tag, ""};
   if (const auto ban = bans_.find(address.tag)) {
+    count(address, *ban);
     render(*ban, res);
     return true;
   }
@@ -153,6 +194,7 @@ bool Gate::key_verdict(const httplib::Request& req, const Subject& key, const De
     return true;
   }
   if (d.verdict == Verdict::Unknown || d.verdict == Verdict::Revoked) {
+    count(key, d);
     return charge_address(
         "addr:" + http::client_address(req, trusted_), anonymous_, req, res,
         // One key was sent: start() identifies a key only then.
@@ -195,6 +237,7 @@ http::Admission Gate::start(const httplib::Request& req, httplib::Response& res,
   }
   Subject key{identity->id, identity->digest};
   if (const auto ban = bans_.find(key.tag)) {
+    count(key, *ban);
     return http::Admission::decided(render(*ban, res));
   }
   if (may_defer && limiter_.answering()) {

@@ -24,13 +24,14 @@
 -- ARGV[6] denials that trigger a ban   ARGV[7] within this many seconds
 -- ARGV[8] first ban (s)   ARGV[9] longest ban (s)   ARGV[10] offences remembered (s)
 -- Returns {verdict, now_ms, short_used, long_used, short_end_ms, long_end_ms,
---          ban_ms, short_limit, long_limit, short_window_s, long_window_s}
+--          ban_ms, short_limit, long_limit, short_window_s, long_window_s, plan}
+-- (plan: the key record's, '' for an address)
 -- verdict: 1 admitted, 0 denied, 2 banned, 3 unknown key, 4 revoked key.
 local t = redis.call('TIME')
 local now_s = tonumber(t[1])
 local now_ms = now_s * 1000 + math.floor(tonumber(t[2]) / 1000)
 local h = redis.call('HMGET', KEYS[1], 'mw', 'mc', 'dw', 'dc', 'nu', 'nc', 'bu', 'ou', 'oc',
-                     'digest', 'per_minute', 'per_day', 'minute_window_s', 'day_window_s', 'revoked_at')
+                     'digest', 'per_minute', 'per_day', 'minute_window_s', 'day_window_s', 'revoked_at', 'plan')
 local short_limit, long_limit = tonumber(ARGV[1]), tonumber(ARGV[2])
 local short_w, long_w = tonumber(ARGV[3]), tonumber(ARGV[4])
 local is_key = ARGV[5] ~= ''
@@ -39,7 +40,7 @@ if is_key then
     return {3, now_ms}
   end
   if h[15] then
-    return {4, now_ms}
+    return {4, now_ms, 0, 0, 0, 0, 0, 0, 0, 0, 0, h[16] or ''}
   end
   short_limit, long_limit = tonumber(h[11]), tonumber(h[12])
   short_w, long_w = tonumber(h[13]), tonumber(h[14])
@@ -51,7 +52,7 @@ local short_end = (short_index + 1) * short_w * 1000
 local long_end = (long_index + 1) * long_w * 1000
 local function answer(verdict, short_used, long_used, ban_ms)
   return {verdict, now_ms, short_used, long_used, short_end, long_end, ban_ms,
-          short_limit, long_limit, short_w, long_w}
+          short_limit, long_limit, short_w, long_w, is_key and (h[16] or '') or ''}
 end
 
 local ban_until = tonumber(h[7] or '0')

@@ -36,6 +36,9 @@ Decision Limiter::read_reply(const redis::Reply& reply) {
   if (c.verdict == Counters::Verdict::Unknown || c.verdict == Counters::Verdict::Revoked) {
     Decision d;
     d.verdict = c.verdict;
+    if (r.elements > 11) {
+      d.plan = std::string(redis::as_string(*r.element[11]));
+    }
     return d;
   }
   c.now_ms = redis::as_integer(*r.element[1]);
@@ -46,7 +49,9 @@ Decision Limiter::read_reply(const redis::Reply& reply) {
   c.ban_ms = redis::as_integer(*r.element[6]);
   const Limits applied{redis::as_integer(*r.element[7]), redis::as_integer(*r.element[8]),
                        redis::as_integer(*r.element[9]), redis::as_integer(*r.element[10])};
-  return decide(applied, c);
+  auto d = decide(applied, c);
+  d.plan = std::string(redis::as_string(*r.element[11]));
+  return d;
 }
 
 Limiter::Pending Limiter::start(const Subject& subject, const Limits& limits) {

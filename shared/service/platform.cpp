@@ -7,6 +7,7 @@
 #include "es/errc.h"
 #include "http/api_error.h"
 #include "http/health.h"
+#include "http/request_metrics.h"
 #include "http/response.h"
 
 namespace petstore::service {
@@ -21,10 +22,10 @@ ApiError rebuilding() {
   return http::error_from(es::Error(es::Errc::NotReady, "the read model is being rebuilt"));
 }
 
-// The probes. Not the admin API: the key registry is part of the read
-// model (a projection of the keys topic), and is rebuilt with it.
+// The probes and the metrics. Not the admin API: the key registry is part
+// of the read model (a projection of the keys topic), and is rebuilt with it.
 bool exempt_from_readiness(const std::string& path) {
-  return path == "/healthz" || path == "/readyz";
+  return path == "/healthz" || path == "/readyz" || path == "/metrics";
 }
 
 // A read's Redis commands on this worker thread, corked from the first
@@ -240,6 +241,7 @@ void Platform::add_platform_routes(http::Router& router) {
   // owner it is answered here: 503 writer_moving, Retry-After.
   router.rescue([this](const httplib::Request& req, httplib::Response& res,
                        const std::exception_ptr& failure) { return forwarder_.rescue(req, res, failure); });
+  http::add_metrics_route(router);
   http::add_health_routes(
       router,
       {{"redis",

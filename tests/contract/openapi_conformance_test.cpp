@@ -40,7 +40,7 @@ Operations served() {
       // Every service serves the platform's routes (/healthz, /readyz, the
       // admin API and its peers' relayed saga steps); any other route
       // belongs to one.
-      const bool platform = op == "GET /healthz" || op == "GET /readyz" ||
+      const bool platform = op == "GET /healthz" || op == "GET /readyz" || op == "GET /metrics" ||
                             op.find(" /admin/") != std::string::npos ||
                             op.find(" /internal/") != std::string::npos;
       EXPECT_TRUE(ops.insert(op).second || platform) << op << " is served by two services";
@@ -91,7 +91,7 @@ TEST(OpenApi, LimitedOperationsDocumentKeysAndBudgetHeaders) {
   for (const auto& path : doc["paths"]) {
     const auto p = path.first.as<std::string>();
     if (p.starts_with("/healthz") || p.starts_with("/readyz") || p.starts_with("/admin") ||
-        p.starts_with("/internal")) {
+        p.starts_with("/internal") || p == "/metrics") {
       continue;
     }
     for (const auto& op : path.second) {

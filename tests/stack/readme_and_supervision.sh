@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The deployed stack, as a newcomer gets it: scripts/up (with the tree the
-# suite built, on free ports of its own), then the README's "Try it" block,
+# The deployed stack, as a newcomer gets it: scripts/up --with-prometheus
+# (with the tree the suite built, on free ports of its own), whose build
+# and starts scripts/status then reports, then the README's "Try it" block,
 # taken from README.md and run as written, and after it the "Audit the log"
 # block (verify, rebuild, history, as-of); then every pets replica is killed
 # with SIGKILL and the test waits for the supervisor to bring them back, seen
@@ -27,16 +28,25 @@ show_logs() {
 
 WORK=$(mktemp -d /tmp/petstore-stack.XXXXXX)
 export RUN_DIR=$WORK/.run DATA_DIR=$WORK/.data BUILD_DIR=$TREE PETSTORE_SKIP_BUILD=1
-reserve_ports PETSTORE_PORT; reserve_ports REDIS_PORT; reserve_ports KAFKA_PORT 2
+reserve_ports PETSTORE_PORT; reserve_ports REDIS_PORT; reserve_ports KAFKA_PORT 2; reserve_ports PROMETHEUS_PORT
 # Replica i listens on base + i: two consecutive ports each.
 reserve_ports PETS_BASE_PORT 2; reserve_ports ORDERS_BASE_PORT 2; reserve_ports INVENTORY_BASE_PORT 2
-export PETSTORE_PORT REDIS_PORT KAFKA_PORT PETS_BASE_PORT ORDERS_BASE_PORT INVENTORY_BASE_PORT
+export PETSTORE_PORT REDIS_PORT KAFKA_PORT PETS_BASE_PORT ORDERS_BASE_PORT INVENTORY_BASE_PORT PROMETHEUS_PORT
 cleanup() { "$ROOT/scripts/down" >/dev/null 2>&1 || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-echo "== scripts/up"
-"$ROOT/scripts/up" >"$WORK/up.log" 2>&1 || { cat "$WORK/up.log"; show_logs; fail "scripts/up"; }
+echo "== scripts/up --with-prometheus"
+"$ROOT/scripts/up" --with-prometheus >"$WORK/up.log" 2>&1 || { cat "$WORK/up.log"; show_logs; fail "scripts/up"; }
 base=http://127.0.0.1:$PETSTORE_PORT
+for step in "Starting pets replica 1" "Starting the entry point" "Starting Prometheus"; do
+  grep -q "$step" "$WORK/up.log" || { cat "$WORK/up.log"; fail "scripts/up did not report: $step"; }
+done
+echo "== scripts/status"
+"$ROOT/scripts/status" >"$WORK/status.txt" 2>&1 || { cat "$WORK/status.txt"; fail "scripts/status"; }
+cat "$WORK/status.txt"
+for component in redis kafka pets-0 pets-1 orders-0 orders-1 inventory-0 inventory-1 entry-point prometheus; do
+  grep -Eq "^$component +[^ ]+ +ok( |$)" "$WORK/status.txt" || fail "scripts/status: $component is not ok"
+done
 # The entry point reaches every replica over loopback TCP, where each
 # response is one segment (docs/http-server.md), never over a Unix socket.
 if [[ $(grep -c 'server 127\.0\.0\.1:[0-9]* ' "$RUN_DIR/nginx.conf") != 6 ]] || grep -q 'server unix:' "$RUN_DIR/nginx.conf"; then

@@ -59,13 +59,16 @@ httplib::Result post_retrying(httplib::Client& c, const std::string& path, const
   for (int i = 1;; ++i) {
     auto r = post_json(c, path, body, {{"Idempotency-Key", idempotency_key}});
     // 409 request_in_progress: the same key's first attempt still runs (a
-    // write waiting out a broker's loss); it says when to ask again.
+    // write waiting out a broker's loss); it says when to ask again. A 503
+    // outcome_unknown has no Retry-After: with the same key, asking again
+    // (after a second) is how a client learns the outcome.
     const bool again =
         r && (r->status == 503 || (r->status == 409 && error_code(r) == "request_in_progress"));
-    if (i == attempts || !again || !r->has_header("Retry-After")) {
+    if (i == attempts || !again) {
       return r;
     }
-    std::this_thread::sleep_for(std::chrono::seconds(std::stoi(r->get_header_value("Retry-After"))));
+    std::this_thread::sleep_for(std::chrono::seconds(
+        r->has_header("Retry-After") ? std::stoi(r->get_header_value("Retry-After")) : 1));
   }
 }
 

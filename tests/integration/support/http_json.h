@@ -18,9 +18,11 @@ httplib::Result put_json(httplib::Client& c, const std::string& path, const std:
                          const httplib::Headers& headers = {});
 
 // A POST as a careful client sends it while replicas come and go: with an
-// Idempotency-Key, and sent again on 503 or 409 request_in_progress with
-// Retry-After (writer_moving while partitions move; the key makes the
-// retry safe), after the time it says, up to `attempts` times. Any other answer is returned as it is.
+// Idempotency-Key, and sent again on 503 (writer_moving while partitions
+// move, outcome_unknown when a replica died with it; the key makes the
+// retry safe) or 409 request_in_progress, after the Retry-After it says
+// (a second without one), up to `attempts` times. Any other answer is
+// returned as it is.
 httplib::Result post_retrying(httplib::Client& c, const std::string& path, const std::string& body,
                               const std::string& idempotency_key, int attempts = 10);
 
