@@ -527,11 +527,14 @@ class AggregateWriter final : public Ownership::State {
       try {
         at[k] = sent[k].sending.sent.report.wait();
       } catch (const kafka::Unavailable& e) {
+        // Nothing written only when the transaction can be kept from being
+        // committed: a failed report is no proof that the broker lacks the
+        // record, and the transaction's commit would show it.
         out[sent[k].i].failed =
-            e.possibly_persisted()
-                ? std::make_exception_ptr(
-                      Error(Errc::OutcomeUnknown, e.what()).with_aggregate(commands[sent[k].i].id))
-                : std::current_exception();
+            !e.possibly_persisted() && held.doom(sent[k].sending.sent.transaction)
+                ? std::current_exception()
+                : std::make_exception_ptr(
+                      Error(Errc::OutcomeUnknown, e.what()).with_aggregate(commands[sent[k].i].id));
         failed = true;
       } catch (...) {
         out[sent[k].i].failed = std::current_exception();

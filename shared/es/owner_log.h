@@ -99,6 +99,8 @@ class OwnerLog {
     // Commits what `send` sent (PartitionWriter::confirm). Call without
     // the lock. Throws as PartitionWriter::confirm does.
     void confirm(std::uint64_t transaction) { writer_->confirm(transaction); }
+    // PartitionWriter::doom: after a record of `transaction` failed.
+    bool doom(std::uint64_t transaction) { return writer_->doom(transaction); }
     // Confirms a decision that sent nothing against the partition as it is
     // now (PartitionWriter::confirm_current). Call without the lock.
     void confirm_current() { writer_->confirm_current(); }

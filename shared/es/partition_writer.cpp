@@ -58,7 +58,7 @@ void PartitionWriter::claim(const std::function<void(const kafka::Message&)>& fo
 PartitionWriter::Sent PartitionWriter::send(const kafka::Record& record) {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [this] { return !committing_ || broken_; });
-  if (broken_ || producer_.fenced()) {
+  if (broken_ || producer_.fenced() || (open_ != 0 && doomed_ == open_)) {
     throw Error(Errc::Fenced, "the writer of " + settings_.topic + "/" + std::to_string(settings_.partition) +
                                   " has stopped; the partition is claimed anew");
   }
@@ -87,12 +87,23 @@ void PartitionWriter::confirm(std::uint64_t transaction) {
       committing_ = true;
       open_ = 0;
       const auto records = open_records_;
+      const bool doomed = doomed_ == transaction;
       lock.unlock();
       std::exception_ptr failed;
       try {
-        producer_.commit_transaction(static_cast<int>(settings_.timeout.count()));
+        if (doomed) {
+          producer_.abort_transaction(static_cast<int>(settings_.timeout.count()));
+        } else {
+          producer_.commit_transaction(static_cast<int>(settings_.timeout.count()));
+        }
       } catch (...) {
         failed = std::current_exception();
+      }
+      if (doomed) {
+        // Aborted, or (if the abort failed) never to be committed: the next
+        // claim's init_transactions, or the transaction's timeout, aborts it.
+        failed = std::make_exception_ptr(kafka::Unavailable(
+            "kafka: a record of the transaction failed its delivery; the transaction is rolled back", false));
       }
       lock.lock();
       committing_ = false;
@@ -113,6 +124,15 @@ void PartitionWriter::confirm(std::uint64_t transaction) {
     }
     changed_.wait(lock);
   }
+}
+
+bool PartitionWriter::doom(std::uint64_t transaction) {
+  const std::lock_guard lock(mutex_);
+  if (open_ != transaction || committing_) {
+    return false;
+  }
+  doomed_ = transaction;
+  return true;
 }
 
 void PartitionWriter::confirm_current() {

@@ -76,6 +76,13 @@ class PartitionWriter {
   // Producer::commit_transaction does (possibly persisted or not); the
   // writer is then broken.
   void confirm(std::uint64_t transaction);
+  // After a record of `transaction` failed its delivery: makes sure the
+  // transaction is never committed, so that none of its records is ever
+  // visible to a read_committed reader (confirm() aborts it instead, and
+  // the writer is then broken). A failed delivery report alone proves
+  // nothing: the broker may hold the record, and a commit would show it.
+  // False when that can no longer be promised: its commit has begun.
+  bool doom(std::uint64_t transaction);
   // Confirms a decision that appended nothing: what it rested on is
   // committed (the open transaction, if any), and nobody else has appended
   // to the partition since the claim. A replica that lost its partition
@@ -104,6 +111,7 @@ class PartitionWriter {
   std::size_t open_records_ = 0;  // records sent in it
   std::uint64_t next_ = 1;        // the number the next transaction gets
   std::uint64_t committed_ = 0;   // every transaction up to this one is committed
+  std::uint64_t doomed_ = 0;      // the open transaction, when it is to be aborted
   bool committing_ = false;
   std::exception_ptr broken_;
   // The partition's end as this writer alone can have moved it: the last

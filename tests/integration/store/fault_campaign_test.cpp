@@ -227,7 +227,7 @@ class FaultCampaign : public ::testing::Test {
       return false;
     }
     if (r && r->status == 503) {
-      not_written_.push_back(name);
+      not_written_.emplace_back(name, error_code(r));
       return !stop_;
     }
     return false;  // no answer: the tally records it as a failure
@@ -241,7 +241,8 @@ class FaultCampaign : public ::testing::Test {
   std::atomic<bool> stop_{false};
   std::mutex mutex_;
   std::vector<Acknowledged> acked_;
-  std::vector<std::string> not_written_;  // names of keyless creates answered "nothing written"
+  // Keyless creates answered "nothing written": their names, and the code.
+  std::vector<std::pair<std::string, std::string>> not_written_;
   int unknown_outcomes_ = 0;
   std::vector<std::string> unexpected_;
   std::vector<std::int64_t> orders_;
@@ -584,12 +585,12 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
     }
   }
   // Keyless creates answered "nothing written".
-  for (const auto& name : not_written_) {
+  for (const auto& [name, code] : not_written_) {
     for (const auto& [pet, events] : log["pets"]) {
       for (const auto& e : events) {
         if (e.type == "io.petstore.pet.created" && e.data.find("\"" + name + "\"") != std::string::npos) {
           std::string v = "POST /pets " + name;
-          v += " was answered 503 (nothing written), and pet " + pet + " has it";
+          v += " was answered 503 " + code + " (nothing written), and pet " + pet + " has it";
           violation(std::move(v));
         }
       }

@@ -92,6 +92,38 @@ TEST_F(PartitionWriterTest, RecordsSentBeforeACommitShareItsTransaction) {
   EXPECT_EQ(committed(), (std::vector<std::string>{"1", "2", "3"}));
 }
 
+// A record whose delivery report failed may still be held by the broker (a
+// leader that died after writing it): the writer then keeps its
+// transaction from being committed. The transaction's other records, which
+// were delivered, are rolled back with it, nothing of it is visible, and the
+// writer takes no more records. Once the commit has begun, it can no
+// longer promise that.
+TEST_F(PartitionWriterTest, ATransactionWithAFailedRecordIsRolledBackNotCommitted) {
+  auto w = writer("doomed");
+  w.claim([](const kafka::Message&) {});
+  auto one = w.send(record("delivered"));
+  one.report.wait();
+  auto two = w.send(record("reported failed"));
+  two.report.wait();
+  EXPECT_TRUE(w.doom(two.transaction));
+  EXPECT_THROW(w.send(record("after")), es::Error) << "a doomed transaction takes no more records";
+  try {
+    w.confirm(one.transaction);
+    ADD_FAILURE() << "a doomed transaction was committed";
+  } catch (const kafka::Unavailable& e) {
+    EXPECT_FALSE(e.possibly_persisted()) << e.what();
+  }
+  EXPECT_TRUE(w.broken());
+  auto next = writer("next");
+  std::vector<std::string> folded;
+  next.claim([&](const kafka::Message& m) { folded.push_back(m.value); });
+  EXPECT_TRUE(folded.empty());
+  EXPECT_TRUE(committed().empty());
+  append(next, record("later"));
+  EXPECT_FALSE(next.doom(1)) << "no open transaction: nothing to promise";
+  EXPECT_EQ(committed(), (std::vector<std::string>{"later"}));
+}
+
 // A fold reads the partition's whole history, which grows with the log, so
 // it may outlast the timeout as long as records keep coming.
 TEST_F(PartitionWriterTest, AClaimWhoseFoldOutlastsTheTimeoutStillTakesThePartition) {
