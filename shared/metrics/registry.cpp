@@ -36,28 +36,16 @@ void append_number(std::string& out, double v) {
   }
 }
 
-// HELP text: backslash and line feed escaped.
-void append_help(std::string& out, std::string_view text) {
+// Backslash and line feed escaped, and the double quote too in a label
+// value (`quote`); HELP text keeps its quotes.
+void append_escaped(std::string& out, std::string_view text, bool quote) {
   for (const char c : text) {
     if (c == '\\') {
       out += "\\\\";
     } else if (c == '\n') {
       out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-}
-
-// A label value: backslash, double quote and line feed escaped.
-void append_label_value(std::string& out, std::string_view text) {
-  for (const char c : text) {
-    if (c == '\\') {
-      out += "\\\\";
-    } else if (c == '"') {
+    } else if (c == '"' && quote) {
       out += "\\\"";
-    } else if (c == '\n') {
-      out += "\\n";
     } else {
       out += c;
     }
@@ -78,7 +66,7 @@ void append_sample(std::string& out, std::string_view name, const std::vector<st
       first = false;
       out += label_names[i];
       out += "=\"";
-      append_label_value(out, values[i]);
+      append_escaped(out, values[i], true);
       out += '"';
     }
     if (!extra.empty()) {
@@ -99,7 +87,7 @@ void append_header(std::string& out, const std::string& name, const std::string&
   out += "# HELP ";
   out += name;
   out += ' ';
-  append_help(out, help);
+  append_escaped(out, help, false);
   out += "\n# TYPE ";
   out += name;
   out += ' ';
@@ -170,38 +158,35 @@ Registry::Entry& Registry::entry(const std::string& name, const std::string& typ
   return e;
 }
 
+template <typename Metric>
+Family<Metric>& Registry::family(std::unique_ptr<Family<Metric>> Entry::*slot, const std::string& type,
+                                 const std::string& name, const std::string& help,
+                                 std::vector<std::string> label_names,
+                                 std::function<std::unique_ptr<Metric>()> make) {
+  const std::lock_guard lock(mutex_);
+  auto& f = entry(name, type, label_names).*slot;
+  if (!f) {
+    f = std::make_unique<Family<Metric>>(name, help, std::move(label_names), std::move(make));
+  }
+  return *f;
+}
+
 Family<Counter>& Registry::counter(const std::string& name, const std::string& help,
                                    std::vector<std::string> label_names) {
-  const std::lock_guard lock(mutex_);
-  auto& e = entry(name, "counter", label_names);
-  if (!e.counter) {
-    e.counter = std::make_unique<Family<Counter>>(name, help, std::move(label_names),
-                                                  [] { return std::make_unique<Counter>(); });
-  }
-  return *e.counter;
+  return family<Counter>(&Entry::counter, "counter", name, help, std::move(label_names),
+                         [] { return std::make_unique<Counter>(); });
 }
 
 Family<Gauge>& Registry::gauge(const std::string& name, const std::string& help,
                                std::vector<std::string> label_names) {
-  const std::lock_guard lock(mutex_);
-  auto& e = entry(name, "gauge", label_names);
-  if (!e.gauge) {
-    e.gauge = std::make_unique<Family<Gauge>>(name, help, std::move(label_names),
-                                              [] { return std::make_unique<Gauge>(); });
-  }
-  return *e.gauge;
+  return family<Gauge>(&Entry::gauge, "gauge", name, help, std::move(label_names),
+                       [] { return std::make_unique<Gauge>(); });
 }
 
 Family<Histogram>& Registry::histogram(const std::string& name, const std::string& help,
                                        std::vector<std::string> label_names, std::vector<double> bounds) {
-  const std::lock_guard lock(mutex_);
-  auto& e = entry(name, "histogram", label_names);
-  if (!e.histogram) {
-    e.histogram = std::make_unique<Family<Histogram>>(
-        name, help, std::move(label_names),
-        [bounds = std::move(bounds)] { return std::make_unique<Histogram>(bounds); });
-  }
-  return *e.histogram;
+  return family<Histogram>(&Entry::histogram, "histogram", name, help, std::move(label_names),
+                           [bounds = std::move(bounds)] { return std::make_unique<Histogram>(bounds); });
 }
 
 void Registry::collect(const std::string& name, const std::string& help, std::string type,

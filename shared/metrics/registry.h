@@ -148,6 +148,11 @@ class Registry {
     std::unique_ptr<Collected> collected;
   };
   Entry& entry(const std::string& name, const std::string& type, const std::vector<std::string>& label_names);
+  // The family of `name` in `slot` of its entry, made on first use.
+  template <typename Metric>
+  Family<Metric>& family(std::unique_ptr<Family<Metric>> Entry::*slot, const std::string& type,
+                         const std::string& name, const std::string& help,
+                         std::vector<std::string> label_names, std::function<std::unique_ptr<Metric>()> make);
 
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Entry>> entries_;

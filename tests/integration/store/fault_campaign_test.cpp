@@ -109,8 +109,8 @@ class FaultCampaign : public ::testing::Test {
     cluster_heal();
     // orders0 reaches the brokers through a proxy each (their LINK
     // listeners), for the link faults; every other client directly.
-    const auto advertised = split(Stack::get().cluster_link_brokers);
-    const auto listeners = split(Stack::get().cluster_link_listeners);
+    const auto advertised = split_list(Stack::get().cluster_link_brokers);
+    const auto listeners = split_list(Stack::get().cluster_link_listeners);
     ASSERT_EQ(advertised.size(), listeners.size());
     for (size_t i = 0; i < advertised.size(); ++i) {
       links_.push_back(std::make_unique<LinkProxy>(port_of(advertised[i]), port_of(listeners[i])));
@@ -122,15 +122,6 @@ class FaultCampaign : public ::testing::Test {
         1,
         std::map<std::string, StoreDeployment::Env>{
             {"orders0", {{"KAFKA_BROKERS", Stack::get().cluster_link_brokers}}}});
-  }
-  static std::vector<std::string> split(const std::string& list) {
-    std::vector<std::string> out;
-    for (size_t at = 0; at <= list.size();) {
-      const auto comma = std::min(list.find(',', at), list.size());
-      out.push_back(list.substr(at, comma - at));
-      at = comma + 1;
-    }
-    return out;
   }
   static int port_of(const std::string& address) { return std::stoi(address.substr(address.rfind(':') + 1)); }
   // CAMPAIGN_ROUNDS=n repeats the phases n times: a soak (docs/development.md).

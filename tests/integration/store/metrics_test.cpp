@@ -41,7 +41,8 @@ TEST(Metrics, PrometheusScrapesEveryReplicaAndFindsEachFamily) {
   auto http = store.client();
   const auto stocked = stocked_pets(*http, "Metrics", 1, 5);
   ASSERT_TRUE(stocked.stocked);
-  const auto order = post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(stocked.pets[0]) + "}");
+  const auto order =
+      post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(stocked.pets[0]) + "}");
   ASSERT_TRUE(order && (order->status == 201 || order->status == 202)) << (order ? order->body : "no answer");
   const auto through_entry = http->Get("/metrics");
   ASSERT_TRUE(through_entry);
@@ -52,8 +53,8 @@ TEST(Metrics, PrometheusScrapesEveryReplicaAndFindsEachFamily) {
     for (size_t i = 0; i < 2; ++i) {
       const auto& replica = store.replica(service, i);
       EXPECT_EQ(replica.client()->Get("/metrics")->status, 200);
-      targets[service] += std::string(targets[service].empty() ? "" : ", ") + "\"127.0.0.1:" +
-                          std::to_string(replica.port()) + "\"";
+      targets[service] += std::string(targets[service].empty() ? "" : ", ") +
+                          "\"127.0.0.1:" + std::to_string(replica.port()) + "\"";
     }
   }
   const auto dir = std::filesystem::temp_directory_path() / ("petstore-prometheus-" + store.prefix());
@@ -67,11 +68,11 @@ TEST(Metrics, PrometheusScrapesEveryReplicaAndFindsEachFamily) {
   replace_all(conf, "@INVENTORY_TARGETS@", targets["inventory"]);
   std::ofstream((dir / "prometheus.yml").string()) << conf;
   const int port = free_port();
-  ServiceProcess prometheus("/usr/bin/prometheus",
-                            {"--config.file=" + (dir / "prometheus.yml").string(),
-                             "--storage.tsdb.path=" + (dir / "data").string(),
-                             "--web.listen-address=127.0.0.1:" + std::to_string(port)},
-                            port, "/-/ready");
+  ServiceProcess prometheus(
+      "/usr/bin/prometheus",
+      {"--config.file=" + (dir / "prometheus.yml").string(), "--storage.tsdb.path=" + (dir / "data").string(),
+       "--web.listen-address=127.0.0.1:" + std::to_string(port)},
+      port, "/-/ready");
   prometheus.wait_ready(std::chrono::seconds(60));
   auto client = prometheus.client();
 

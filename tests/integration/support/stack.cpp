@@ -47,16 +47,6 @@ void signal_node(int node, int sig) {
   }
 }
 
-std::vector<std::string> split_brokers(const std::string& brokers) {
-  std::vector<std::string> each;
-  for (size_t from = 0; from <= brokers.size();) {
-    const auto comma = std::min(brokers.find(',', from), brokers.size());
-    each.push_back(brokers.substr(from, comma - from));
-    from = comma + 1;
-  }
-  return each;
-}
-
 kafka::HandlePtr admin_client(const std::string& brokers) {
   return kafka::make_handle(RD_KAFKA_PRODUCER, kafka::make_conf({{"bootstrap.servers", brokers}}));
 }
@@ -124,6 +114,16 @@ const Stack& Stack::get() {
   return stack;
 }
 
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> each;
+  for (size_t from = 0; from <= list.size();) {
+    const auto comma = std::min(list.find(',', from), list.size());
+    each.push_back(list.substr(from, comma - from));
+    from = comma + 1;
+  }
+  return each;
+}
+
 std::string unique_name(const std::string& stem) {
   static std::atomic<int> counter{0};
   const auto now = std::chrono::system_clock::now().time_since_epoch().count();
@@ -168,7 +168,7 @@ void create_topic(const std::string& name, int partitions, const std::string& br
   // its leader, a moment later: asked one by one, every broker must know
   // them, or a client that asks another one first is told the topic is unknown.
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  for (const auto& broker : split_brokers(brokers)) {
+  for (const auto& broker : split_list(brokers)) {
     const auto one = admin_client(broker);
     for (;;) {
       const auto v = view(one.get(), name);
@@ -283,7 +283,7 @@ void cluster_nodes_start(const std::vector<int>& nodes) {
       throw std::runtime_error("cannot run " + start);
     }
   }
-  const auto each = split_brokers(Stack::get().cluster_brokers);
+  const auto each = split_list(Stack::get().cluster_brokers);
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(90);
   for (const int node : nodes) {
     // Back once its own listener answers a metadata request.

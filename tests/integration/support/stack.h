@@ -34,6 +34,9 @@ struct Stack {
   [[nodiscard]] redis::Endpoint redis_endpoint() const;
 };
 
+// "a,b,c" -> {"a", "b", "c"}: a broker list, for one.
+std::vector<std::string> split_list(const std::string& list);
+
 // A name no other test (or earlier run) uses: tests get their own topics,
 // Redis prefixes and consumer groups.
 std::string unique_name(const std::string& stem);
