@@ -581,7 +581,11 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
       for (const auto& e : events) {
         if (e.type == "io.petstore.pet.created" && e.data.find("\"" + name + "\"") != std::string::npos) {
           std::string v = "POST /pets " + name;
-          v += " was answered 503 " + code + " (nothing written), and pet " + pet + " has it";
+          v.append(" was answered 503 ")
+              .append(code)
+              .append(" (nothing written), and pet ")
+              .append(pet)
+              .append(" has it");
           violation(std::move(v));
         }
       }
