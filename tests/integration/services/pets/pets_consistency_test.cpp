@@ -218,9 +218,13 @@ TEST_F(PetsConsistency, AReplicaKilledMidStreamLeavesTheLogValidAndTheReadModelC
 // keeps one event per version, and every answer tells the truth about it.
 TEST_F(PetsConsistency, AnOwnerPausedPastItsSessionIsFencedOrForwardedWhenItResumes) {
   PetsDeployment d(2);
-  const auto category = id_of(post_json(*d.replica(1).client(), "/categories", R"({"name":"Dogs"})"));
-  const auto pet = id_of(post_json(*d.replica(0).client(), "/pets",
-                                   R"({"name":"p","categoryId":)" + std::to_string(category) + "}"));
+  // Made as a client would, retrying a 503: the writers' group may still
+  // move a partition between the replicas just after both are ready.
+  const auto category =
+      id_of(post_retrying(*d.replica(1).client(), "/categories", R"({"name":"Dogs"})", unique_name("dogs")));
+  const auto pet =
+      id_of(post_retrying(*d.replica(0).client(), "/pets",
+                          R"({"name":"p","categoryId":)" + std::to_string(category) + "}", unique_name("p")));
   // The pet's owner is paused ("a"), the other replica ("b") writes. A
   // create goes to a partition its replica owns, but the group may still
   // move partitions after both are ready: the owner is the one the owners'
