@@ -1,7 +1,9 @@
 #include "http/request_metrics.h"
 
 #include <array>
+#include <map>
 #include <mutex>
+#include <tuple>
 
 #include "metrics/process.h"
 
@@ -54,10 +56,24 @@ RequestMetrics::RequestMetrics()
 
 void RequestMetrics::answered(std::string_view method, const std::string* route, int status,
                               std::chrono::steady_clock::duration took) {
-  const std::string m(method_label(method));
-  const std::string r = route != nullptr ? *route : std::string("unmatched");
-  requests_.with({m, r, std::to_string(status)}).inc();
-  duration_.with({m, r}).observe(std::chrono::duration<double>(took).count());
+  // Each worker keeps the series it has used, so a request costs no label
+  // strings and no lookup under the family's lock (routes are few).
+  struct Series {
+    metrics::Counter* requests;
+    metrics::Histogram* duration;
+  };
+  thread_local std::map<std::tuple<std::string_view, const std::string*, int>, Series> used;
+  const auto m = method_label(method);
+  auto it = used.find({m, route, status});
+  if (it == used.end()) {
+    const std::string r = route != nullptr ? *route : std::string("unmatched");
+    const std::string ms(m);
+    it = used.emplace(std::tuple{m, route, status},
+                      Series{&requests_.with({ms, r, std::to_string(status)}), &duration_.with({ms, r})})
+             .first;
+  }
+  it->second.requests->inc();
+  it->second.duration->observe(std::chrono::duration<double>(took).count());
 }
 
 }  // namespace petstore::http
