@@ -20,6 +20,7 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.instance = env.str("INSTANCE_ID", std::string(host.data()) + "-" + std::to_string(getpid()));
   c.prefix = env.str("PETSTORE_PREFIX", "petstore");
   c.log_level = env.str("LOG_LEVEL", "info");
+  c.log_format = env.str("LOG_FORMAT", "text");
   c.http = http::ServerOptions::from_env(env, default_port);
   c.http_unix_socket = env.str("HTTP_UNIX_SOCKET", "");
   c.advertised_url = env.str("ADVERTISED_URL",

@@ -30,6 +30,7 @@ struct ServiceConfig {
   std::string instance;  // this replica, for logs and Kafka client.id
   std::string prefix;    // PETSTORE_PREFIX: Redis keys and consumer groups
   std::string log_level;
+  std::string log_format;  // LOG_FORMAT: text or json (log::Format)
   http::ServerOptions http;
   // HTTP_UNIX_SOCKET: a Unix-domain socket to serve the same API on, beside
   // host:port, for an entry point on this host (scripts/up); empty: none.

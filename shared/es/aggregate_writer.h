@@ -22,6 +22,7 @@
 #include "events/envelope.h"
 #include "events/kafka_binding.h"
 #include "kafka/producer.h"
+#include "trace/context.h"
 
 namespace petstore::es {
 
@@ -184,13 +185,15 @@ class AggregateWriter final : public Ownership::State {
   // when it appends nothing): the caller may decide the aggregate's next
   // command before it finishes this one, and the two are committed
   // together. A saga step's reactor does (projection::Reaction::begin).
-  Pending begin(std::int64_t id, const Decide& decide) { return begin_one({id, decide, {}}); }
+  Pending begin(std::int64_t id, const Decide& decide) { return begin_one({id, decide, {}, {}}); }
 
-  // A command on one aggregate; `request`: see create().
+  // A command on one aggregate; `request`: see create(). `trace`: the
+  // trace its event continues; empty: the thread's (trace::current()).
   struct Command {
     std::int64_t id = 0;
     Decide decide;
     std::string request;
+    trace::Context trace{};
   };
   // What begin_each did with one command: its Pending, or what begin()
   // would have thrown.
@@ -256,7 +259,7 @@ class AggregateWriter final : public Ownership::State {
       std::optional<Pending> out;
       if (const auto it = request.empty() ? part.requests.end() : part.requests.find(request);
           it != part.requests.end()) {
-        out = attempt(held, {it->second, [](const Current&) { return std::optional<Event>(); }, request});
+        out = attempt(held, {it->second, [](const Current&) { return std::optional<Event>(); }, request, {}});
       } else {
         auto id = std::max({part.max_id + 1, kFirstFoldedId, clock_floor()});
         while (id % kIdClasses != Traits::kIdClass ||
@@ -266,7 +269,8 @@ class AggregateWriter final : public Ownership::State {
         if (id > kLastFoldedId) {
           throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
         }
-        out = attempt(held, {id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request});
+        out = attempt(held,
+                      {id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request, {}});
       }
       if (out) {
         return std::move(*out).finish();
@@ -493,7 +497,7 @@ class AggregateWriter final : public Ownership::State {
       try {
         auto parts = Traits::parts(*event);
         sending.emplace(held.send({log_.topic(), std::move(parts.type), std::to_string(c.id), version,
-                                   std::move(parts.data), parts.schema_version},
+                                   std::move(parts.data), parts.schema_version, c.trace},
                                   c.request));
       } catch (const Error&) {
         held.release_partition();  // fenced: claim anew

@@ -14,6 +14,10 @@ events::Envelope new_envelope(const NewEvent& event, const std::string& source) 
   e.time = events::format_time(std::chrono::system_clock::now());
   e.schema_version = event.schema_version;
   e.data = event.data;
+  if (const auto* t = event.trace.empty() ? trace::current() : &event.trace; t != nullptr) {
+    e.traceparent = t->traceparent();
+    e.tracestate = t->tracestate;
+  }
   return e;
 }
 

@@ -5,6 +5,7 @@
 
 #include "events/envelope.h"
 #include "kafka/producer.h"
+#include "trace/context.h"
 
 namespace petstore::es {
 
@@ -15,6 +16,9 @@ struct NewEvent {
   std::int64_t version = 0;
   std::string data;
   int schema_version = 1;
+  // The trace of the work that appends it; empty: the thread's
+  // (trace::current()), if any.
+  trace::Context trace{};
 };
 
 struct Appended {
@@ -23,7 +27,8 @@ struct Appended {
   kafka::Position position;
 };
 
-// The envelope of a new event: a fresh ce_id, the time now.
+// The envelope of a new event: a fresh ce_id, the time now, and its trace
+// (NewEvent::trace).
 events::Envelope new_envelope(const NewEvent& event, const std::string& source);
 
 // The write side's only door to Kafka: wraps an event in its CloudEvents

@@ -74,6 +74,12 @@ std::string to_structured_json(const Envelope& e) {
   w.field("type", e.type).field("subject", e.subject).field("time", e.time);
   w.field("datacontenttype", kContentType).field("dataschema", dataschema_for(e.type, e.schema_version));
   w.field("sequence", format_sequence(e.version)).field("schemaversion", std::to_string(e.schema_version));
+  if (!e.traceparent.empty()) {
+    w.field("traceparent", e.traceparent);
+    if (!e.tracestate.empty()) {
+      w.field("tracestate", e.tracestate);
+    }
+  }
   w.key("data").raw(e.data).end_object();
   return w.finish();
 }

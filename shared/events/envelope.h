@@ -27,6 +27,10 @@ struct Envelope {
   std::string time;          // ce_time, RFC 3339 UTC
   int schema_version = 1;    // ce_schemaversion: version of data's schema
   std::string data;          // the JSON payload, record value
+  // The CloudEvents distributed-tracing extension: the W3C trace context of
+  // the work that appended the event (trace::Context), or empty.
+  std::string traceparent;  // ce_traceparent
+  std::string tracestate;   // ce_tracestate, only with a traceparent
 
   // The subject as a numeric aggregate id; throws std::invalid_argument when
   // it is not one (a decimal int64). Inline: the domains' fuzz targets
@@ -47,7 +51,8 @@ inline constexpr const char* kContentType = "application/json";
 
 // The event in CloudEvents' structured JSON format (specversion, id, source,
 // type, subject, time, datacontenttype, dataschema, the sequence and
-// schemaversion extensions, then data): how the history resources serve it.
+// schemaversion extensions, traceparent and tracestate when it has them,
+// then data): how the history resources serve it.
 // Byte for byte the same for an envelope from either side of the log.
 std::string to_structured_json(const Envelope& e);
 

@@ -32,6 +32,12 @@ kafka::Record to_record(const std::string& topic, const Envelope& e) {
       {"ce_dataschema", dataschema_for(e.type, e.schema_version)},
       {"content-type", kContentType},
   };
+  if (!e.traceparent.empty()) {
+    r.headers.push_back({"ce_traceparent", e.traceparent});
+    if (!e.tracestate.empty()) {
+      r.headers.push_back({"ce_tracestate", e.tracestate});
+    }
+  }
   return r;
 }
 
@@ -48,6 +54,14 @@ Envelope from_message(const kafka::Message& m) {
   e.time = require(m, "ce_time");
   e.schema_version = parse_schema_version(require(m, "ce_schemaversion"));
   e.data = m.value;
+  // Carried as they came: a reader that continues the trace checks them
+  // (trace::parse) and starts its own when they are not valid.
+  if (const auto* v = m.header("ce_traceparent")) {
+    e.traceparent = *v;
+    if (const auto* s = m.header("ce_tracestate")) {
+      e.tracestate = *s;
+    }
+  }
   if (e.version < 1) {
     throw std::invalid_argument("event version must be at least 1");
   }

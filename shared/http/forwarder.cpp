@@ -15,6 +15,7 @@
 #include "http/router.h"
 #include "log/log.h"
 #include "text/ascii.h"
+#include "trace/context.h"
 
 namespace petstore::http {
 
@@ -35,6 +36,16 @@ std::int64_t unix_ms(std::chrono::system_clock::time_point t) {
 }
 
 thread_local std::map<std::string, std::unique_ptr<httplib::Client>> clients;
+
+// The owner's work is a span of this replica's (trace::current()).
+void add_trace(httplib::Headers& headers) {
+  if (const auto* t = trace::current()) {
+    headers.emplace("traceparent", t->traceparent());
+    if (!t->tracestate.empty()) {
+      headers.emplace("tracestate", t->tracestate);
+    }
+  }
+}
 
 }  // namespace
 
@@ -82,6 +93,7 @@ std::optional<int> Forwarder::send(const std::string& owner_url, const std::stri
   out.headers.emplace(kForwardedHeader, settings_.self);
   out.headers.emplace(kDeadlineHeader, deadline());
   out.headers.emplace("Content-Type", content_type);
+  add_trace(out.headers);
   out.body = body;
   auto& client = client_for(owner_url);
   client.set_read_timeout(settings_.relay_timeout);
@@ -105,7 +117,8 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   std::string forwarded_for;
   for (const auto& [name, value] : req.headers) {
     if (hop_by_hop(name) || text::equals_ignoring_case(name, "x-petstore-forwarded") ||
-        text::equals_ignoring_case(name, "x-petstore-forward-deadline")) {
+        text::equals_ignoring_case(name, "x-petstore-forward-deadline") ||
+        text::equals_ignoring_case(name, "traceparent") || text::equals_ignoring_case(name, "tracestate")) {
       continue;
     }
     if (text::equals_ignoring_case(name, "x-forwarded-for")) {
@@ -120,6 +133,7 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   headers.emplace("X-Forwarded-For", forwarded_for);
   headers.emplace(kForwardedHeader, settings_.self);
   headers.emplace(kDeadlineHeader, deadline());
+  add_trace(headers);
 
   httplib::Request out;
   out.method = req.method;

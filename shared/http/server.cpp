@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "error/codes.h"
+#include "http/request_log.h"
 #include "http/request_metrics.h"
 #include "http/response.h"
 #include "http/response_cork.h"
@@ -104,6 +105,19 @@ class Handling {
 
  private:
   std::atomic<int>& count_;
+};
+
+// Names the request on its response (request_log::stamp) as the scope
+// ends, after whatever else wrote the response's headers.
+class StampOnExit {
+ public:
+  explicit StampOnExit(httplib::Response& res) : res_(&res) {}
+  ~StampOnExit() { request_log::stamp(*res_); }
+  StampOnExit(const StampOnExit&) = delete;
+  StampOnExit& operator=(const StampOnExit&) = delete;
+
+ private:
+  httplib::Response* res_;
 };
 
 // Whether the response is already ours (an Error body, or one moved into a provider).
@@ -213,10 +227,11 @@ Server::Server(ServerOptions options, const Router& router) : options_(std::move
     }
     if (tl_seen.counted) {
       tl_seen.counted = false;
-      RequestMetrics::get().answered(
-          req.method, tl_seen.route, res.status,
+      const auto latency =
           std::chrono::steady_clock::now() -
-              std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(tl_seen.start)));
+          std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(tl_seen.start));
+      RequestMetrics::get().answered(req.method, tl_seen.route, res.status, latency);
+      request_log::end(req, res, tl_seen.route, latency);
     }
   });
 
@@ -338,6 +353,8 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
   using R = httplib::Server::HandlerResponse;
   tl_pending.active = false;
   tl_seen = {std::chrono::steady_clock::now().time_since_epoch().count(), nullptr, true};
+  request_log::begin(req);
+  const StampOnExit stamp(res);  // answered here or not
   if (!options_.unix_socket.empty()) {
     // cpp-httplib leaves a Unix peer's address empty (and its port the
     // peer's pid): the peer is on this host (ServerOptions::unix_socket).
@@ -399,6 +416,7 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
 void Server::serve_request(const httplib::Request& req, httplib::Response& res,
                            const httplib::ContentReader* body) {
   const Handling handling(handling_);
+  const StampOnExit stamp(res);
   if (!tl_pending.active) {
     refuse_and_close(req, res, ApiError(500, codes::kInternalError, "internal error"), stopping_);
     return;

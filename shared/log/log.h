@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,15 +24,33 @@ namespace petstore::log {
 // library, and the writing is log.cpp's, compiled once.
 enum class Level { trace, debug, info, warn, error, critical };
 
-// Sets the level ("trace".."off") and a pattern that names the service, so
-// interleaved logs of several replicas stay readable. A composition root
-// calls it once, at start.
-void configure(const std::string& service, const std::string& level);
+// How lines are written: text for a person at a terminal, one JSON object
+// a line for a log pipeline (LOG_FORMAT; docs/operations.md, "Logs").
+enum class Format { text, json };
+// "text" or "json"; throws std::invalid_argument for anything else.
+Format format_named(std::string_view name);
+
+// Sets the level ("trace".."off"), the format, and what every line says of
+// its writer (service and replica), so the interleaved logs of several
+// replicas stay readable. A composition root calls it once, at start.
+void configure(const std::string& service, const std::string& replica, const std::string& level,
+               Format format = Format::text);
 
 // True when a line at `level` would be written (the configured level).
 bool enabled(Level level) noexcept;
-// Writes one line at `level`, as it is.
+// Writes one line at `level`, as it is. A line written while a trace is
+// current (trace::current()) names its trace and span.
 void write(Level level, std::string_view line);
+
+// A named value of a line: a string, or (`number`) a JSON number written as is.
+struct Field {
+  std::string_view key;
+  std::string_view value;
+  bool number = false;
+};
+// Writes one line of `message` and `fields`: in JSON, each field a member of
+// the line's object; in text, `key=value` after the message.
+void write(Level level, std::string_view message, std::initializer_list<Field> fields);
 
 template <typename... Args>
 void at(Level level, fmt::format_string<Args...> format, Args&&... args) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <future>
+#include <optional>
 #include <utility>
 
 #include "log/log.h"
@@ -9,12 +10,13 @@
 
 namespace petstore::projection {
 
-Reaction::BegunEach Reaction::begin_each(const std::vector<const kafka::Message*>& events) {
-  BegunEach out{std::vector<std::exception_ptr>(events.size()), {}};
+Reaction::BegunEach Reaction::begin_each(const std::vector<Step>& steps) {
+  BegunEach out{std::vector<std::exception_ptr>(steps.size()), {}};
   std::vector<Rest> rests;
-  for (std::size_t i = 0; i < events.size(); ++i) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
     try {
-      if (auto r = begin(*events[i])) {
+      const trace::Scope span(steps[i].trace);
+      if (auto r = begin(*steps[i].message)) {
         rests.push_back(std::move(r));
       }
     } catch (const std::exception&) {
@@ -102,6 +104,35 @@ void Reactor::loop() {
     // Every event of the batch is handled (events of one partition may have
     // been handled out of order across aggregates, so only now).
     commit(consumer);
+    log_handled(batch);
+  }
+}
+
+trace::Context Reactor::step_trace(const std::string& group, const kafka::Message& m) {
+  const auto seed =
+      group + "/" + m.topic + "/" + std::to_string(m.partition) + "/" + std::to_string(m.offset);
+  const auto* parent = m.header("ce_traceparent");
+  const auto* state = m.header("ce_tracestate");
+  const auto carried =
+      parent != nullptr ? trace::parse(*parent, state != nullptr ? *state : std::string()) : std::nullopt;
+  return carried ? trace::child(*carried, seed) : trace::start(seed);
+}
+
+void Reactor::log_handled(const std::vector<kafka::Message>& batch) const {
+  if (!log::enabled(log::Level::info)) {
+    return;
+  }
+  for (const auto& m : batch) {
+    const auto* type = m.header("ce_type");
+    const auto* subject = m.header("ce_subject");
+    const trace::Scope span(step_trace(settings_.group_id, m));
+    log::write(log::Level::info, "reactor handled an event",
+               {{"reactor", settings_.group_id},
+                {"type", type != nullptr ? std::string_view(*type) : std::string_view()},
+                {"subject", subject != nullptr ? std::string_view(*subject) : std::string_view()},
+                {"topic", m.topic},
+                {"partition", std::to_string(m.partition), true},
+                {"offset", std::to_string(m.offset), true}});
   }
 }
 
@@ -150,21 +181,22 @@ bool Reactor::handle_together(const std::vector<Group>& groups) {
   std::vector<Reaction::Rest> rests;  // round r's: what is left of each group's event r
   while (!stop_) {
     std::vector<std::size_t> who;
-    std::vector<const kafka::Message*> events;
+    std::vector<Reaction::Step> steps;
     for (std::size_t g = 0; g < groups.size(); ++g) {
       if (from[g] == rests.size() && rests.size() < groups[g].size()) {
         who.push_back(g);
-        events.push_back(groups[g][rests.size()]);
+        const auto* m = groups[g][rests.size()];
+        steps.push_back({m, step_trace(settings_.group_id, *m)});
       }
     }
-    if (events.empty()) {
+    if (steps.empty()) {
       break;
     }
     Reaction::BegunEach begun;
     try {
-      begun = reaction_.begin_each(events);
+      begun = reaction_.begin_each(steps);
     } catch (const std::exception&) {
-      begun = {std::vector<std::exception_ptr>(events.size(), std::current_exception()), {}};
+      begun = {std::vector<std::exception_ptr>(steps.size(), std::current_exception()), {}};
     }
     for (std::size_t k = 0; k < who.size(); ++k) {
       // A group whose event was not begun goes on on its own from it
@@ -234,6 +266,7 @@ bool Reactor::handle_group(const Group& events) {
 bool Reactor::until_done(const kafka::Message& m, const std::function<void()>& step) {
   auto pause = std::chrono::milliseconds(10);
   const auto give_up = std::chrono::steady_clock::now() + kGiveBackAfter;
+  const trace::Scope span(step_trace(settings_.group_id, m));
   while (!stop_ && std::chrono::steady_clock::now() < give_up) {
     try {
       step();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kafka/consumer.h"
+#include "trace/context.h"
 #include "util/thread_cache.h"
 
 namespace petstore::projection {
@@ -42,15 +43,22 @@ class Reaction {
   // of a partition and one wait for all their delivery reports:
   // es::AggregateWriter::begin_each). The reactor calls it, instead of
   // begin() on a thread per affinity, when begins_together() says so.
-  // failed[i]: what begin() of events[i] threw, or null; `rest` is what is
+  // failed[i]: what begin() of steps[i] threw, or null; `rest` is what is
   // left of all the others, in one function (empty when nothing is).
   struct BegunEach {
     std::vector<std::exception_ptr> failed;
     Rest rest;
   };
+  // An event to handle, and the span handling it is (Reactor::step_trace):
+  // the events its step appends continue that trace. begin() finds it
+  // current on its thread (trace::current()) instead.
+  struct Step {
+    const kafka::Message* message = nullptr;
+    trace::Context trace;
+  };
   [[nodiscard]] virtual bool begins_together() const { return false; }
   // By default begin() of each in turn.
-  virtual BegunEach begin_each(const std::vector<const kafka::Message*>& events);
+  virtual BegunEach begin_each(const std::vector<Step>& steps);
 
   // Which of the service's aggregates handling `message` may change, as a
   // key: events with one key are handled one after the other in log order,
@@ -87,6 +95,12 @@ class Reactor {
   Reactor& operator=(const Reactor&) = delete;
 
   void start();
+
+  // The span of `group`'s handling of `m`: a child of the trace the event
+  // carries (ce_traceparent), or, for an event without a valid one, a trace
+  // of its own; derived from the group and the record's position, so the
+  // same event handled again is the same span.
+  static trace::Context step_trace(const std::string& group, const kafka::Message& m);
   // True once the group has handed this member its first assignment (even an
   // empty one): until every replica has, the group is still forming and
   // events wait unconsumed, so the replica reports itself not ready.
@@ -122,6 +136,8 @@ class Reactor {
   static constexpr std::chrono::seconds kGiveBackAfter{5};
   // Commits where the consumer stands (kafka::Consumer::commit_positions).
   void commit(kafka::Consumer& consumer);
+  // One log line per event of a handled batch, in the event's trace.
+  void log_handled(const std::vector<kafka::Message>& batch) const;
 
   kafka::ConsumerSettings settings_;
   Reaction& reaction_;

@@ -2,6 +2,7 @@
 
 #include "apikeys/api_key.h"
 #include "error/codes.h"
+#include "http/request_log.h"
 #include "http/response.h"
 #include "log/log.h"
 #include "metrics/registry.h"
@@ -235,6 +236,7 @@ http::Admission Gate::start(const httplib::Request& req, httplib::Response& res,
                                                          r, unauthenticated(Verdict::Unknown, keys_sent));
                                                    }));
   }
+  http::request_log::note_api_key_id(identity->id);
   Subject key{identity->id, identity->digest};
   if (const auto ban = bans_.find(key.tag)) {
     count(key, *ban);

@@ -36,9 +36,7 @@ class ReactionRelay final : public projection::Reaction {
   // with NotOwner there, and the reactor hands it to begin() on its own,
   // which relays it.
   [[nodiscard]] bool begins_together() const override { return local_.begins_together(); }
-  BegunEach begin_each(const std::vector<const kafka::Message*>& events) override {
-    return local_.begin_each(events);
-  }
+  BegunEach begin_each(const std::vector<Step>& steps) override { return local_.begin_each(steps); }
 
   // Where a replica takes its peers' relayed steps.
   static std::string path(const std::string& purpose) { return "/internal/reactions/" + purpose; }

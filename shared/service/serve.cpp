@@ -25,7 +25,7 @@ int serve(const std::string& name, int default_port, const Factory& make,
 
     const auto env = config::Env::from_process();
     const auto cfg = config::ServiceConfig::from_env(env, name, default_port, defaults);
-    log::configure(name, cfg.log_level);
+    log::configure(name, cfg.instance, cfg.log_level, log::format_named(cfg.log_format));
 
     const auto service = make(env, cfg);
     service->start();

@@ -8,6 +8,7 @@
 #include "json/parse.h"
 #include "text/datetime.h"
 #include "text/utf8.h"
+#include "trace/context.h"
 
 namespace petstore::audit {
 
@@ -26,7 +27,7 @@ struct DataSchema::Node {
   std::optional<std::int64_t> maximum;
   std::optional<std::int64_t> min_length;
   std::optional<std::int64_t> max_length;
-  enum class Format { None, DateTime, Uuid, Decimal, Sequence };
+  enum class Format { None, DateTime, Uuid, Decimal, Sequence, Traceparent };
   Format format = Format::None;
   // pattern: only "^[0-9a-f]{N}$" (an API key's id and digest): N lowercase hex digits.
   std::optional<std::size_t> hex_digits;
@@ -210,8 +211,10 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
         n.format = Node::Format::Decimal;
       } else if (f == "sequence") {
         n.format = Node::Format::Sequence;
+      } else if (f == "traceparent") {
+        n.format = Node::Format::Traceparent;
       } else {
-        refuse(where, "formats known: date-time, uuid, decimal, sequence");
+        refuse(where, "formats known: date-time, uuid, decimal, sequence, traceparent");
       }
     } else {
       refuse(where, "keyword " + std::string(key) + " is outside the subset this validator checks");
@@ -254,6 +257,8 @@ std::optional<std::string> check_format(Node::Format f, std::string_view s) {
                      s.find_first_not_of('0') != std::string_view::npos
                  ? std::nullopt
                  : std::optional<std::string>("is not a version of 19 digits from 1");
+    case Node::Format::Traceparent:
+      return trace::parse(s) ? std::nullopt : std::optional<std::string>("is not a W3C traceparent");
     case Node::Format::None:
       break;
   }

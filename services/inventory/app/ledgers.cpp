@@ -37,7 +37,7 @@ projection::Reaction::BegunEach Ledgers::begin_each(const std::vector<Change>& c
   std::vector<LedgerWriter::Command> commands;
   commands.reserve(changes.size());
   for (const auto& c : changes) {
-    commands.push_back({c.pet_id, on_ledger(c.pet_id, c.order_id, c.decide), {}});
+    commands.push_back({c.pet_id, on_ledger(c.pet_id, c.order_id, c.decide), {}, c.trace});
   }
   auto begun = writer_.begin_each(commands);
   projection::Reaction::BegunEach out{std::vector<std::exception_ptr>(changes.size()), {}};

@@ -10,6 +10,7 @@
 #include "domain/item.h"
 #include "projection/reactor.h"
 #include "projection/script_applier.h"
+#include "trace/context.h"
 
 namespace petstore::inventory {
 
@@ -40,6 +41,7 @@ class Ledgers {
     std::int64_t pet_id = 0;
     std::int64_t order_id = 0;
     Decide decide;
+    trace::Context trace;  // the step's span (projection::Reaction::Step)
   };
   projection::Reaction::BegunEach begin_each(const std::vector<Change>& changes);
 

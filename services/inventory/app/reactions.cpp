@@ -22,31 +22,32 @@ void PetsReaction::handle(const kafka::Message& m) {
 }
 
 projection::Reaction::Rest PetsReaction::begin(const kafka::Message& m) {
-  auto begun = begin_each({&m});
+  auto begun = begin_each({{&m, {}}});  // in the reactor's span (trace::current())
   if (begun.failed[0]) {
     std::rethrow_exception(begun.failed[0]);
   }
   return std::move(begun.rest);
 }
 
-projection::Reaction::BegunEach PetsReaction::begin_each(const std::vector<const kafka::Message*>& events) {
+projection::Reaction::BegunEach PetsReaction::begin_each(const std::vector<Step>& steps) {
   std::vector<PetFact> facts;
-  std::vector<std::size_t> index;  // the event each fact comes from
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    if (auto fact = projection::read_upstream(*events[i], "inventory", read_pet_fact)) {
+  std::vector<std::size_t> index;  // the step each fact comes from
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (auto fact = projection::read_upstream(*steps[i].message, "inventory", read_pet_fact)) {
       facts.push_back(*fact);
       index.push_back(i);
     }
   }
   std::vector<Ledgers::Change> changes;
   changes.reserve(facts.size());
-  for (const auto& fact : facts) {
-    changes.push_back({fact.pet_id, 0, [&fact](const Item& item, const Reservation&) {
-                         return decide_pet_fact(item, fact);
-                       }});
+  for (std::size_t k = 0; k < facts.size(); ++k) {
+    const auto& fact = facts[k];
+    changes.push_back({fact.pet_id, 0,
+                       [&fact](const Item& item, const Reservation&) { return decide_pet_fact(item, fact); },
+                       steps[index[k]].trace});
   }
   auto begun = ledger_.begin_each(changes);
-  BegunEach out{std::vector<std::exception_ptr>(events.size()), std::move(begun.rest)};
+  BegunEach out{std::vector<std::exception_ptr>(steps.size()), std::move(begun.rest)};
   for (std::size_t k = 0; k < index.size(); ++k) {
     out.failed[index[k]] = begun.failed[k];
   }

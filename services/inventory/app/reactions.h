@@ -29,7 +29,7 @@ class PetsReaction : public projection::Reaction {
   // delivery reports (Ledgers::begin_each), on the reactor's thread instead
   // of a thread each (docs/performance.md, "Levers").
   [[nodiscard]] bool begins_together() const override { return true; }
-  BegunEach begin_each(const std::vector<const kafka::Message*>& events) override;
+  BegunEach begin_each(const std::vector<Step>& steps) override;
 
  private:
   Ledgers& ledger_;

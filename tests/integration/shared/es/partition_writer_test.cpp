@@ -211,7 +211,7 @@ TEST_F(PartitionWriterTest, TheKeysLockLetsAHolderPausedPastItsLeaseAppendADupli
   es::AggregateLock locks(pool, 200ms, 2s);
   es::EventLog log(producer_, "/petstore/pets");
   const auto lock_key = unique_name("lock");
-  const es::NewEvent first{topic_, "io.petstore.pet.created", "7", 1, R"({"id":7})", 1};
+  const es::NewEvent first{topic_, "io.petstore.pet.created", "7", 1, R"({"id":7})", 1, {}};
 
   const auto a = locks.acquire(lock_key);  // A decides version 1 ...
   std::this_thread::sleep_for(300ms);      // ... and is paused past its lease.

@@ -241,12 +241,12 @@ class Together : public Noting {
     return [this, values = std::vector<std::string>{m.value}] { finish(values); };
   }
   [[nodiscard]] bool begins_together() const override { return true; }
-  BegunEach begin_each(const std::vector<const kafka::Message*>& events) override {
-    BegunEach out{std::vector<std::exception_ptr>(events.size()), {}};
+  BegunEach begin_each(const std::vector<Step>& steps) override {
+    BegunEach out{std::vector<std::exception_ptr>(steps.size()), {}};
     std::vector<std::string> begun;
     std::string call;
-    for (size_t i = 0; i < events.size(); ++i) {
-      const auto& value = events[i]->value;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const auto& value = steps[i].message->value;
       call += (call.empty() ? "" : " ") + value;
       if (value.ends_with("#") && once(value)) {
         note("refused:" + value);

@@ -307,7 +307,9 @@ TEST_F(PetstoreAuditTest, SchemaVersionsOneAndTwoSideBySide) {
                       events::format_time(std::chrono::system_clock::now()),
                       1,
                       R"({"id":)" + std::to_string(old) + R"(,"name":"Old","categoryId":)" +
-                          std::to_string(cat) + R"(,"status":"available"})"};
+                          std::to_string(cat) + R"(,"status":"available"})",
+                      "",
+                      ""};
   auto record = events::to_record(store_->topic("pets"), v1);
   std::erase_if(record.headers, [](const kafka::Header& h) { return h.name == "ce_dataschema"; });
   // The owner folds it when it next claims the partition, as a replica

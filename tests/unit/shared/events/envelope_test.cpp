@@ -18,9 +18,16 @@ kafka::Message as_message(const kafka::Record& r) {
 }
 
 TEST(Envelope, RoundTripsThroughKafkaHeaders) {
-  Envelope e{
-      new_event_id(), "io.petstore.pet.created", "/petstore/pets", "42", 3, "2026-11-22T01:02:03.004Z", 1,
-      R"({"id":42})"};
+  Envelope e{new_event_id(),
+             "io.petstore.pet.created",
+             "/petstore/pets",
+             "42",
+             3,
+             "2026-11-22T01:02:03.004Z",
+             1,
+             R"({"id":42})",
+             "",
+             ""};
   const auto record = to_record("t", e);
   EXPECT_EQ(record.key, "42");
   EXPECT_EQ(*as_message(record).header("ce_sequence"), "0000000000000000003");
@@ -37,7 +44,7 @@ TEST(Envelope, RefusesRecordsThatAreNotOurEvents) {
   kafka::Message plain;
   plain.value = "hello";
   EXPECT_THROW(from_message(plain), std::invalid_argument);
-  Envelope e{new_event_id(), "t", "/s", "1", 0, "now", 1, "{}"};
+  Envelope e{new_event_id(), "t", "/s", "1", 0, "now", 1, "{}", "", ""};
   EXPECT_THROW(from_message(as_message(to_record("t", e))), std::invalid_argument);  // version 0
 }
 
@@ -81,9 +88,16 @@ TEST(Envelope, DataschemaNamesTheSchemaFileOfTheVersion) {
   EXPECT_FALSE(is_dataschema_of("schemas/events/pet.created.json ", "io.petstore.pet.created", 1));
   EXPECT_FALSE(is_dataschema_of("/schemas/events/pet.created.json", "io.petstore.pet.created", 1));
   EXPECT_FALSE(is_dataschema_of("", "io.petstore.pet.created", 1));
-  Envelope e{
-      new_event_id(), "io.petstore.pet.created", "/petstore/pets", "42", 1, "2026-11-22T01:02:03.004Z", 2,
-      R"({"id":42})"};
+  Envelope e{new_event_id(),
+             "io.petstore.pet.created",
+             "/petstore/pets",
+             "42",
+             1,
+             "2026-11-22T01:02:03.004Z",
+             2,
+             R"({"id":42})",
+             "",
+             ""};
   EXPECT_EQ(*as_message(to_record("t", e)).header("ce_dataschema"),
             "https://petstore.example/schemas/events/pet.created.v2.json");
 }
@@ -99,7 +113,9 @@ TEST(Envelope, StructuredJsonIsTheSameFromEitherSideOfTheLog) {
                    3,
                    "2026-11-22T01:02:03.004Z",
                    2,
-                   R"({"id":42,"name":"Rex"})"};
+                   R"({"id":42,"name":"Rex"})",
+                   "",
+                   ""};
   const auto json = to_structured_json(e);
   EXPECT_EQ(
       json,
@@ -108,6 +124,41 @@ TEST(Envelope, StructuredJsonIsTheSameFromEitherSideOfTheLog) {
       R"("datacontenttype":"application/json","dataschema":"https://petstore.example/schemas/events/pet.created.v2.json",)"
       R"("sequence":"0000000000000000003","schemaversion":"2","data":{"id":42,"name":"Rex"}})");
   EXPECT_EQ(to_structured_json(from_message(as_message(to_record("t", e)))), json);
+}
+
+// The distributed-tracing extension: ce_traceparent and ce_tracestate on
+// the record, traceparent and tracestate in the structured form; absent
+// from both when the event has no trace.
+TEST(Envelope, CarriesItsTraceContextBothWays) {
+  Envelope e{"0b4c5a0e-1111-4222-8333-444455556666",
+             "io.petstore.pet.created",
+             "/petstore/pets",
+             "42",
+             1,
+             "2026-11-22T01:02:03.004Z",
+             1,
+             R"({"id":42})",
+             "",
+             ""};
+  auto plain = to_record("t", e);
+  for (const auto& h : plain.headers) {
+    EXPECT_FALSE(h.name.starts_with("ce_trace")) << h.name;
+  }
+  EXPECT_EQ(to_structured_json(e).find("trace"), std::string::npos);
+
+  e.traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  e.tracestate = "congo=t61rcWkgMzE";
+  const auto back = from_message(as_message(to_record("t", e)));
+  EXPECT_EQ(back.traceparent, e.traceparent);
+  EXPECT_EQ(back.tracestate, e.tracestate);
+  const auto json = to_structured_json(e);
+  EXPECT_NE(
+      json.find(
+          R"("schemaversion":"1","traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",)"
+          R"("tracestate":"congo=t61rcWkgMzE","data":)"),
+      std::string::npos)
+      << json;
+  EXPECT_EQ(to_structured_json(back), json);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
@@ -10,8 +11,12 @@
 #include <cstdint>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
+
+#include "trace/context.h"
 
 namespace {
 
@@ -80,11 +85,84 @@ TEST_F(LogTest, BelowTheLevelNothingIsFormattedOrWritten) {
 }
 
 TEST_F(LogTest, ConfigureSetsTheLevelByName) {
-  configure("pets", "error");
+  configure("pets", "pets-1", "error");
   EXPECT_FALSE(enabled(Level::warn));
   EXPECT_TRUE(enabled(Level::critical));
-  configure("pets", "trace");
+  configure("pets", "pets-1", "trace");
   EXPECT_TRUE(enabled(Level::trace));
+}
+
+TEST_F(LogTest, FieldsFollowTheMessageInText) {
+  write(Level::info, "request", {{"method", "GET"}, {"status", "200", true}});
+  EXPECT_EQ(out_.str(), "info request method=GET status=200\n");
+}
+
+TEST_F(LogTest, ALineInATraceNamesItsTraceAndSpan) {
+  const trace::Scope span(*trace::parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
+  warn("slow {}", 1);
+  EXPECT_EQ(out_.str(),
+            "warning slow 1 trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7\n");
+}
+
+// LOG_FORMAT=json: every line one JSON object, whatever its text holds.
+class JsonLogTest : public LogTest {
+ protected:
+  void SetUp() override {
+    LogTest::SetUp();
+    configure("pets", "pets-\"1\"", "info", Format::json);
+  }
+  void TearDown() override {
+    configure("pets", "pets-1", "info", Format::text);
+    LogTest::TearDown();
+  }
+  // Each line written, parsed.
+  std::vector<rapidjson::Document> lines() {
+    std::vector<rapidjson::Document> out;
+    std::istringstream in(out_.str());
+    for (std::string line; std::getline(in, line);) {
+      auto& d = out.emplace_back();
+      d.Parse(line.c_str(), line.size());
+      EXPECT_FALSE(d.HasParseError()) << line;
+      EXPECT_TRUE(d.IsObject()) << line;
+    }
+    return out;
+  }
+};
+
+TEST_F(JsonLogTest, ALineIsAnObjectWithTimeLevelServiceReplicaAndMessage) {
+  warn("lock {}: \"{}\"\n\tthen {}", "pets:7", "quoted", std::string("\x01\xff"));
+  const auto l = lines();
+  ASSERT_EQ(l.size(), 1U);
+  const auto& d = l[0];
+  EXPECT_STREQ(d["level"].GetString(), "warning");
+  EXPECT_STREQ(d["service"].GetString(), "pets");
+  EXPECT_STREQ(d["replica"].GetString(), "pets-\"1\"");
+  EXPECT_STREQ(d["msg"].GetString(), "lock pets:7: \"quoted\"\n\tthen \x01\xef\xbf\xbd");
+  const std::string time = d["time"].GetString();
+  EXPECT_EQ(time.size(), 24U) << time;  // 2026-11-28T12:00:00.000Z
+  EXPECT_EQ(time.back(), 'Z') << time;
+  EXPECT_FALSE(d.HasMember("trace_id"));
+}
+
+TEST_F(JsonLogTest, FieldsAndTheTraceAreMembers) {
+  const trace::Scope span(*trace::parse("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"));
+  write(Level::info, "request",
+        {{"route", "/pets/{petId}"}, {"status", "404", true}, {"latency_ms", "1.250", true}});
+  const auto l = lines();
+  ASSERT_EQ(l.size(), 1U);
+  const auto& d = l[0];
+  EXPECT_STREQ(d["msg"].GetString(), "request");
+  EXPECT_STREQ(d["route"].GetString(), "/pets/{petId}");
+  EXPECT_EQ(d["status"].GetInt(), 404);
+  EXPECT_DOUBLE_EQ(d["latency_ms"].GetDouble(), 1.25);
+  EXPECT_STREQ(d["trace_id"].GetString(), "4bf92f3577b34da6a3ce929d0e0e4736");
+  EXPECT_STREQ(d["span_id"].GetString(), "00f067aa0ba902b7");
+}
+
+TEST(LogFormat, IsNamedTextOrJson) {
+  EXPECT_EQ(format_named("text"), Format::text);
+  EXPECT_EQ(format_named("json"), Format::json);
+  EXPECT_THROW(format_named("JSON"), std::invalid_argument);
 }
 
 // log::Every: one line per period, however many callers find it due.
