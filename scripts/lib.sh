@@ -37,6 +37,26 @@ build() {
   fi
 }
 
+# docs_site <dir>: the API page the entry point serves at /docs, in
+# <dir>/docs/: deploy/docs/index.html, Swagger UI's bundle from the npm
+# registry (deploy/docs/package-lock.json, fetched once into
+# deploy/docs/node_modules) and schemas/openapi.yaml. Nothing is fetched
+# when the page is served.
+docs_site() {
+  local src=$ROOT/deploy/docs site=$1/docs
+  local dist=$src/node_modules/swagger-ui-dist
+  if ! cmp -s "$src/package-lock.json" "$src/node_modules/.petstore-lock" 2>/dev/null; then
+    log "Fetching Swagger UI from the npm registry (deploy/docs)"
+    (cd "$src" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) ||
+      die "npm ci in $src failed"
+    cp "$src/package-lock.json" "$src/node_modules/.petstore-lock"
+  fi
+  mkdir -p "$site"
+  cp "$src/index.html" "$dist/swagger-ui-bundle.js" "$dist/swagger-ui.css" "$ROOT/schemas/openapi.yaml" "$site/"
+  # nginx's workers read it as nobody when nginx starts as root.
+  chmod -R a+rX "$1"
+}
+
 # build_progress: reads a build's output (make's "[ 45%]" or ninja's
 # "[12/345]") and logs how far it is, at each tenth.
 build_progress() {

@@ -53,6 +53,11 @@ if [[ $(grep -c 'server 127\.0\.0\.1:[0-9]* ' "$RUN_DIR/nginx.conf") != 6 ]] || 
   cat "$RUN_DIR/nginx.conf"
   fail "the entry point does not reach the six replicas over TCP"
 fi
+# The API page the README names, from the stack's own files.
+[[ $(curl -s -o /dev/null -w '%{http_code} %{content_type}' "$base/docs/") == "200 text/html" ]] ||
+  fail "the entry point does not serve the API page at /docs/"
+cmp -s <(curl -s "$base/docs/openapi.yaml") "$ROOT/schemas/openapi.yaml" ||
+  fail "/docs/openapi.yaml is not schemas/openapi.yaml"
 
 echo "== the README's story"
 awk '/^## Try it/ { on = 1 } on && /^```sh$/ { grab = 1; next } grab && /^```$/ { exit } grab { print }' \

@@ -109,6 +109,7 @@ const Stack& Stack::get() {
     s.cluster_link_listeners = required("PETSTORE_TEST_CLUSTER_LINK_LISTENERS");
     s.run_dir = required("PETSTORE_TEST_RUN_DIR");
     s.redis_port = std::stoi(required("PETSTORE_TEST_REDIS_PORT"));
+    s.site_dir = required("PETSTORE_TEST_SITE_DIR");
     return s;
   }();
   return stack;

@@ -27,7 +27,8 @@ struct Stack {
   std::string cluster_link_listeners;
   std::string run_dir;  // PETSTORE_TEST_RUN_DIR: the nodes' pid files and start commands
   std::string redis_host = "127.0.0.1";
-  int redis_port = 0;  // PETSTORE_TEST_REDIS_PORT
+  int redis_port = 0;    // PETSTORE_TEST_REDIS_PORT
+  std::string site_dir;  // PETSTORE_TEST_SITE_DIR: the API page the entry point serves (docs_site)
 
   static const Stack& get();
   // The test Redis, with the client's default timeouts.

@@ -68,6 +68,7 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
   const int port = free_port();
   replace_all(conf, "@RUN_DIR@", run_dir_);
   replace_all(conf, "@CONF_DIR@", std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx");
+  replace_all(conf, "@SITE_DIR@", Stack::get().site_dir);
   replace_all(conf, "@HOST@", "127.0.0.1");
   replace_all(conf, "@PORT@", std::to_string(port));
   replace_all(conf, "@PETS_SERVERS@\n", servers["pets"]);
