@@ -20,8 +20,8 @@ namespace petstore::http {
 // one segment: a replica killed before that sends nothing of the answer, and
 // nginx retries the request elsewhere (proxy_next_upstream); killed after,
 // the whole answer is already in the kernel, which delivers it. It also
-// spares nginx a second wake-up and read per response. The server finds a
-// connection's socket with net::find_tcp_socket, once per connection.
+// spares nginx a second wake-up and read per response. The server knows each
+// connection's socket from its connection loop (http/connection_loop.h).
 
 // Holds back (`on`) or sends at once (`!on`) what is written to the TCP
 // socket `fd`, as TCP_CORK does. Failures are ignored: an uncorked socket

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "error/codes.h"
+#include "http/chunked.h"
 #include "http/request_log.h"
 #include "http/request_metrics.h"
 #include "http/response.h"
@@ -253,7 +254,12 @@ Server::Server(ServerOptions options, const Router& router) : options_(std::move
         if (has_content(res)) {
           return httplib::Server::HandlerResponse::Unhandled;  // an Error of ours already
         }
-        refuse_and_close(req, res, library_error(res.status), stopping_);
+        const auto* stream = current_stream();
+        refuse_and_close(req, res,
+                         stream != nullptr && stream->head_timed_out()
+                             ? ApiError(408, codes::kBadRequest, "the request's head did not arrive in time")
+                             : library_error(res.status),
+                         stopping_);
         return httplib::Server::HandlerResponse::Handled;
       }));
   server_.set_exception_handler(
@@ -360,10 +366,14 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
     // peer's pid): the peer is on this host (ServerOptions::unix_socket).
     mutable_request(req).remote_addr = "127.0.0.1";
   }
+  auto* stream = current_stream();
+  if (stream != nullptr) {
+    stream->head_complete();
+  }
   auto* conn = current_connection();
   if (conn != nullptr && options_.unix_socket.empty()) {
     if (!conn->socket) {
-      conn->socket = net::find_tcp_socket(req.local_addr, req.local_port, req.remote_addr, req.remote_port);
+      conn->socket = stream != nullptr ? stream->socket() : -1;
     }
     if (*conn->socket >= 0) {
       cork(*conn->socket, true);  // until the logger, after the response (http/response_cork.h)
@@ -425,10 +435,40 @@ void Server::serve_request(const httplib::Request& req, httplib::Response& res,
   auto& r = mutable_request(req);
   r.path = std::move(tl_pending.path);
 
-  if (body != nullptr && tl_pending.body != Body::None) {
+  auto* stream = current_stream();
+  const bool chunked_body = body != nullptr && tl_pending.body == Body::Chunked && stream != nullptr;
+  if (chunked_body && req.has_header("Content-Encoding")) {
+    // cpp-httplib inflates a body it reads; this path reads its own.
+    refuse_and_close(
+        req, res,
+        ApiError(415, codes::kUnsupportedMediaType,
+                 "a chunked request body must not be content-coded; send it with Content-Length"),
+        stopping_);
+    return;
+  }
+  if (chunked_body) {
+    // Decoded here, strictly, rather than by cpp-httplib, which took a
+    // chunk size of "0x5" or "-5", data longer than its chunk, and trailer
+    // fields into the headers (http/chunked.h).
+    auto chunked = read_chunked(
+        [stream](char* out, size_t max) {
+          const auto n = stream->read(out, max);
+          return n > 0 ? static_cast<size_t>(n) : size_t{0};
+        },
+        options_.limits.max_body_bytes);
+    if (chunked.outcome != ChunkedBody::Outcome::Whole) {
+      const bool late = chunked.outcome == ChunkedBody::Outcome::Incomplete;
+      refuse_and_close(req, res,
+                       chunked.outcome == ChunkedBody::Outcome::TooLarge
+                           ? ApiError(413, codes::kPayloadTooLarge, chunked.why)
+                           : ApiError(late ? 408 : 400, codes::kBadRequest, chunked.why),
+                       stopping_);
+      return;
+    }
+    r.body = std::move(chunked.data);
+  } else if (body != nullptr && tl_pending.body != Body::None) {
     // Read here rather than by cpp-httplib, which bounds a Content-Length
-    // but not a chunked body: this bounds both, and what Content-Encoding
-    // inflates to.
+    // but not what Content-Encoding inflates to.
     std::string data;
     bool too_large = false;
     const auto limit = options_.limits.max_body_bytes;

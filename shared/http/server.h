@@ -9,6 +9,7 @@
 #include <httplib.h>
 
 #include "config/env.h"
+#include "http/connection_loop.h"
 #include "http/request_guard.h"
 #include "http/router.h"
 
@@ -27,8 +28,10 @@ struct ServerOptions {
   RequestLimits limits;
   size_t keep_alive_max_requests = 1000;
   int keep_alive_timeout_s = 5;  // an idle keep-alive connection is closed after this
-  int read_timeout_s = 5;        // each read of a request waits at most this
-  int write_timeout_s = 5;       // each write of a response waits at most this
+  // Each read of a request waits at most this, and a request's line and
+  // headers must all arrive within it (http::ConnectionStream).
+  int read_timeout_s = 5;
+  int write_timeout_s = 5;  // each write of a response waits at most this
   int listen_backlog = 4096;
   // When set, the server listens on this Unix-domain socket instead of
   // host:port (HTTP_UNIX_SOCKET adds such a server beside the TCP one; see
@@ -40,15 +43,16 @@ struct ServerOptions {
 };
 
 // The HTTP/1.1 server of every service: cpp-httplib's httplib::Server,
-// configured (docs/http-server.md). Our code runs at three points of its
-// request cycle:
+// configured (docs/http-server.md), with a connection loop of our own
+// (http::ConnectionLoop). Our code runs at three points of its request
+// cycle:
 // - before routing (its pre-routing handler): inspect_head() checks the
 //   request line and headers, and the router matches the path, without
 //   std::regex; a refusal closes the connection;
 // - as the one handler per method that cpp-httplib's std::regex table holds
 //   (for the path "/", which the pre-routing step substitutes, so its regex
-//   never sees the client's path): it reads the body within the limit and
-//   runs the Router;
+//   never sees the client's path): it reads the body within the limit (a
+//   chunked one with http::read_chunked) and runs the Router;
 // - as its error handler: every status it produces itself (400 on an
 //   unparsable request line, 414) gets an Error body.
 class Server {
@@ -90,7 +94,7 @@ class Server {
 
   ServerOptions options_;
   const Router& router_;
-  httplib::Server server_;
+  ConnectionLoop server_;
   int listen_fd_ = -1;
   bool bound_unix_socket_ = false;  // the socket file is ours to remove
   std::atomic<TaskQueue*> queue_{nullptr};

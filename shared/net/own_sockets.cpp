@@ -19,17 +19,6 @@ struct DirCloser {
   void operator()(DIR* d) const { closedir(d); }
 };
 
-// The numeric host of `addr` as cpp-httplib spells it (getnameinfo with
-// NI_NUMERICHOST).
-std::string host_of(const sockaddr_storage& addr, socklen_t len) {
-  std::array<char, NI_MAXHOST> host{};
-  if (getnameinfo(reinterpret_cast<const sockaddr*>(&addr), len, host.data(), host.size(), nullptr, 0,
-                  NI_NUMERICHOST) != 0) {
-    return {};
-  }
-  return host.data();
-}
-
 }  // namespace
 
 void for_each_descriptor(const std::function<bool(int fd)>& visit) {
@@ -84,30 +73,6 @@ bool connected(int fd) {
   sockaddr_storage addr{};
   socklen_t len = sizeof(addr);
   return getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-}
-
-int find_tcp_socket(const std::string& local_addr, int local_port, const std::string& remote_addr,
-                    int remote_port) {
-  int found = -1;
-  for_each_descriptor([&](int fd) {
-    sockaddr_storage peer{};
-    socklen_t peer_len = sizeof(peer);
-    if (getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &peer_len) != 0 || port_of(peer) != remote_port) {
-      return true;
-    }
-    sockaddr_storage local{};
-    socklen_t local_len = sizeof(local);
-    if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_len) != 0 ||
-        port_of(local) != local_port) {
-      return true;
-    }
-    if (host_of(peer, peer_len) == remote_addr && host_of(local, local_len) == local_addr) {
-      found = fd;
-      return false;
-    }
-    return true;
-  });
-  return found;
 }
 
 }  // namespace petstore::net

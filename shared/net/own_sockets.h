@@ -29,11 +29,4 @@ std::string local_unix_path(int fd);
 // accepted or connected socket, not a listener.
 bool connected(int fd);
 
-// The descriptor of this process's TCP socket that connects `local_addr`:
-// `local_port` with `remote_addr`:`remote_port` (numeric addresses, as
-// cpp-httplib reports them in a request), or -1 if there is none. It looks
-// through every descriptor (for_each_descriptor).
-int find_tcp_socket(const std::string& local_addr, int local_port, const std::string& remote_addr,
-                    int remote_port);
-
 }  // namespace petstore::net

@@ -97,23 +97,5 @@ TEST(LocalUnixPath, IsTheListenersPathForAnAcceptedConnectionOnly) {
   ::unlink(path.c_str());
 }
 
-TEST(FindTcpSocket, FindsTheServersEndOfAConnectionByItsAddresses) {
-  const LoopbackConnection c;
-  const int server_port = local_port(c.server.fd);
-  const int client_port = local_port(c.client.fd);
-  EXPECT_EQ(find_tcp_socket("127.0.0.1", server_port, "127.0.0.1", client_port), c.server.fd);
-  // The same two ports seen from the other end are the client's socket.
-  EXPECT_EQ(find_tcp_socket("127.0.0.1", client_port, "127.0.0.1", server_port), c.client.fd);
-}
-
-TEST(FindTcpSocket, AnswersMinusOneForAConnectionThatIsNotThere) {
-  const LoopbackConnection c;
-  const int server_port = local_port(c.server.fd);
-  const int client_port = local_port(c.client.fd);
-  EXPECT_EQ(find_tcp_socket("127.0.0.2", server_port, "127.0.0.1", client_port), -1);
-  EXPECT_EQ(find_tcp_socket("127.0.0.1", server_port, "127.0.0.1", client_port + 1), -1);
-  EXPECT_EQ(find_tcp_socket("::1", server_port, "::1", client_port), -1);
-}
-
 }  // namespace
 }  // namespace petstore::net

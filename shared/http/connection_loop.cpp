@@ -1,0 +1,63 @@
+#include "http/connection_loop.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
+
+namespace petstore::http {
+namespace {
+
+thread_local ConnectionStream* tl_stream = nullptr;
+
+class StreamScope {
+ public:
+  explicit StreamScope(ConnectionStream& s) { tl_stream = &s; }
+  ~StreamScope() { tl_stream = nullptr; }
+  StreamScope(const StreamScope&) = delete;
+  StreamScope& operator=(const StreamScope&) = delete;
+};
+
+// What a client whose request line did not arrive in time is told, as
+// nginx tells it (cpp-httplib gives up on such a request without a word).
+void answer_head_timeout(ConnectionStream& strm) {
+  const std::string body =
+      R"({"code":"bad_request","message":"the request did not arrive in time","status":408})";
+  const auto response = "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nContent-Length: " +
+                        std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+  strm.write(response.data(), response.size());
+}
+
+}  // namespace
+
+ConnectionStream* current_stream() {
+  return tl_stream;
+}
+
+bool ConnectionLoop::process_and_close_socket(socket_t sock) {
+  const std::chrono::seconds read(read_timeout_sec_);
+  ConnectionStream strm(sock, {read, std::chrono::seconds(write_timeout_sec_), read});
+  const StreamScope scope(strm);
+  bool ret = false;
+  // A stop is looked for between requests, as cpp-httplib's own loop does:
+  // an idle connection waits for its next request, which is answered with
+  // Connection: close, until the server ends it (http::Server::end_connections).
+  for (auto left = keep_alive_max_count_; left > 0 && svr_sock_ != INVALID_SOCKET; --left) {
+    if (!strm.next_request(std::chrono::seconds(keep_alive_timeout_sec_))) {
+      break;
+    }
+    bool closed = false;
+    ret = process_request(strm, left == 1, closed, nullptr);
+    if (!ret || closed) {
+      if (!ret && strm.head_timed_out() && !strm.answered()) {
+        answer_head_timeout(strm);
+      }
+      break;
+    }
+  }
+  ::shutdown(sock, SHUT_RDWR);
+  ::close(sock);
+  return ret;
+}
+
+}  // namespace petstore::http
