@@ -37,24 +37,27 @@ build() {
   fi
 }
 
-# docs_site <dir>: the API page the entry point serves at /docs, in
-# <dir>/docs/: deploy/docs/index.html, Swagger UI's bundle from the npm
-# registry (deploy/docs/package-lock.json, fetched once into
-# deploy/docs/node_modules) and schemas/openapi.yaml. Nothing is fetched
-# when the page is served.
+# docs_site <run dir>: lays out the API page the entry point serves at
+# /docs (deploy/docs/index.html, Swagger UI's bundle from the npm registry,
+# schemas/openapi.yaml) and sets SITE_DIR to the folder that holds it as
+# docs/. The bundle is fetched once (deploy/docs/package-lock.json) into
+# deploy/docs/node_modules; nothing is fetched when the page is served.
+# The folder is in /tmp, one per run dir, readable by all: nginx's workers
+# run as nobody when nginx starts as root, and a run dir under a private
+# home or a mktemp folder is out of their reach.
 docs_site() {
-  local src=$ROOT/deploy/docs site=$1/docs
-  local dist=$src/node_modules/swagger-ui-dist
+  local src=$ROOT/deploy/docs dist=$ROOT/deploy/docs/node_modules/swagger-ui-dist
   if ! cmp -s "$src/package-lock.json" "$src/node_modules/.petstore-lock" 2>/dev/null; then
     log "Fetching Swagger UI from the npm registry (deploy/docs)"
     (cd "$src" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null) ||
       die "npm ci in $src failed"
     cp "$src/package-lock.json" "$src/node_modules/.petstore-lock"
   fi
-  mkdir -p "$site"
-  cp "$src/index.html" "$dist/swagger-ui-bundle.js" "$dist/swagger-ui.css" "$ROOT/schemas/openapi.yaml" "$site/"
-  # nginx's workers read it as nobody when nginx starts as root.
-  chmod -R a+rX "$1"
+  SITE_DIR=/tmp/petstore-site-$(id -u)-$(printf '%s' "$1" | md5sum | cut -c1-12)
+  mkdir -p "$SITE_DIR/docs"
+  cp "$src/index.html" "$dist/swagger-ui-bundle.js" "$dist/swagger-ui.css" "$ROOT/schemas/openapi.yaml" \
+    "$SITE_DIR/docs/"
+  chmod -R a+rX "$SITE_DIR"
 }
 
 # build_progress: reads a build's output (make's "[ 45%]" or ninja's

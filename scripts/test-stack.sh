@@ -23,11 +23,9 @@ start_test_stack() {
   export PETSTORE_TEST_CLUSTER_BROKERS=$KAFKA_BROKERS PETSTORE_TEST_RUN_DIR=$RUN_DIR
   export PETSTORE_TEST_CLUSTER_LINK_BROKERS=$KAFKA_LINK_BROKERS
   export PETSTORE_TEST_CLUSTER_LINK_LISTENERS=$KAFKA_LINK_LISTENERS
-  # The API page each test's entry point serves at /docs (its workers run
-  # as nobody when nginx starts as root: they must pass through RUN_DIR).
-  chmod 711 "$RUN_DIR"
-  docs_site "$RUN_DIR/site"
-  export PETSTORE_TEST_SITE_DIR=$RUN_DIR/site
+  # The API page each test's entry point serves at /docs.
+  docs_site "$RUN_DIR"
+  export PETSTORE_TEST_SITE_DIR=$SITE_DIR
   # The node's own word for its version: the one compose.yaml names.
   grep -q "Kafka version: $(kafka_version) (" "$RUN_DIR/kafka1.log" ||
     die "the Kafka node does not report version $(kafka_version) (log: $RUN_DIR/kafka1.log)"
