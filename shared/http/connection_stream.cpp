@@ -25,16 +25,19 @@ int wait_for(int fd, short events, std::chrono::milliseconds timeout) {
   }
 }
 
-// The numeric host and port of `addr`, as cpp-httplib spells them
-// (getnameinfo, NI_NUMERICHOST).
-void address_of(const sockaddr_storage& addr, socklen_t len, std::string& ip, int& port) {
+// The numeric host and port of the address `name` (getpeername or
+// getsockname) gives for `fd`, as cpp-httplib spells them (getnameinfo,
+// NI_NUMERICHOST).
+void address_of(int fd, int (*name)(int, sockaddr*, socklen_t*), std::string& ip, int& port) {
   std::array<char, NI_MAXHOST> host{};
   ip.clear();
   port = 0;  // a Unix socket: http::Server names its peers
-  if (addr.ss_family != AF_INET && addr.ss_family != AF_INET6) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  auto* sa = reinterpret_cast<sockaddr*>(&addr);  // NOLINT(*-reinterpret-cast)
+  if (name(fd, sa, &len) != 0 || (addr.ss_family != AF_INET && addr.ss_family != AF_INET6)) {
     return;
   }
-  const auto* sa = reinterpret_cast<const sockaddr*>(&addr);  // NOLINT(*-reinterpret-cast)
   if (::getnameinfo(sa, len, host.data(), host.size(), nullptr, 0, NI_NUMERICHOST) == 0) {
     ip = host.data();
   }
@@ -133,25 +136,11 @@ ssize_t ConnectionStream::write(const char* ptr, size_t size) {
 }
 
 void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {
-  sockaddr_storage addr{};
-  socklen_t len = sizeof(addr);
-  if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {  // NOLINT(*-reinterpret-cast)
-    ip.clear();
-    port = 0;
-    return;
-  }
-  address_of(addr, len, ip, port);
+  address_of(fd_, ::getpeername, ip, port);
 }
 
 void ConnectionStream::get_local_ip_and_port(std::string& ip, int& port) const {
-  sockaddr_storage addr{};
-  socklen_t len = sizeof(addr);
-  if (::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {  // NOLINT(*-reinterpret-cast)
-    ip.clear();
-    port = 0;
-    return;
-  }
-  address_of(addr, len, ip, port);
+  address_of(fd_, ::getsockname, ip, port);
 }
 
 }  // namespace petstore::http

@@ -3,6 +3,7 @@
 // when it resigns its partitions (service::serve).
 #include "http/server.h"
 
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -272,6 +273,44 @@ TEST(Server, ARequestLineThatDoesNotArriveInTimeIs408) {
   EXPECT_EQ(all.rfind("HTTP/1.1 408", 0), 0U) << all;
   EXPECT_NE(all.find(R"("code":"bad_request")"), std::string::npos) << all;
   EXPECT_EQ(all.find("HTTP/1.1", 1), std::string::npos) << "one answer: " << all;
+}
+
+// Over TCP, a request names its peer and the server's own address as
+// cpp-httplib's stream did (the rate limiter and the forwarder read them).
+TEST(Server, ARequestOverTcpNamesBothEnds) {
+  Router routes;
+  routes.add("GET", "/who", [](const httplib::Request& req, httplib::Response& res, const PathParams&) {
+    send_json(res, 200,
+              "{\"remote\":\"" + req.remote_addr + "\",\"local\":\"" + req.local_addr + ":" +
+                  std::to_string(req.local_port) + "\",\"peer_port\":" + std::to_string(req.remote_port) +
+                  "}");
+  });
+  ServerOptions options;
+  options.host = "127.0.0.1";
+  options.port = 0;
+  const int probe = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in any{};
+  any.sin_family = AF_INET;
+  any.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(any);
+  ASSERT_EQ(::bind(probe, reinterpret_cast<const sockaddr*>(&any), sizeof(any)),
+            0);                                                                 // NOLINT(*-reinterpret-cast)
+  ASSERT_EQ(::getsockname(probe, reinterpret_cast<sockaddr*>(&any), &len), 0);  // NOLINT(*-reinterpret-cast)
+  options.port = ntohs(any.sin_port);
+  ::close(probe);
+  Server server(options, routes);
+  server.bind();
+  std::thread serving([&] { server.serve(); });
+  httplib::Client c("127.0.0.1", options.port);
+  const auto res = c.Get("/who");
+  server.stop();
+  server.end_connections();
+  serving.join();
+  ASSERT_TRUE(res);
+  EXPECT_NE(res->body.find("\"remote\":\"127.0.0.1\""), std::string::npos) << res->body;
+  EXPECT_NE(res->body.find("\"local\":\"127.0.0.1:" + std::to_string(options.port) + "\""), std::string::npos)
+      << res->body;
+  EXPECT_EQ(res->body.find("\"peer_port\":0}"), std::string::npos) << res->body;
 }
 
 }  // namespace
