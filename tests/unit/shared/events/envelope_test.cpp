@@ -17,17 +17,22 @@ kafka::Message as_message(const kafka::Record& r) {
   return m;
 }
 
+// Pet 42's creation at `version`, its data at `schema_version`, with no trace.
+Envelope pet_42_created(std::int64_t version, int schema_version) {
+  return {new_event_id(),
+          "io.petstore.pet.created",
+          "/petstore/pets",
+          "42",
+          version,
+          "2026-11-22T01:02:03.004Z",
+          schema_version,
+          R"({"id":42})",
+          "",
+          ""};
+}
+
 TEST(Envelope, RoundTripsThroughKafkaHeaders) {
-  Envelope e{new_event_id(),
-             "io.petstore.pet.created",
-             "/petstore/pets",
-             "42",
-             3,
-             "2026-11-22T01:02:03.004Z",
-             1,
-             R"({"id":42})",
-             "",
-             ""};
+  const auto e = pet_42_created(3, 1);
   const auto record = to_record("t", e);
   EXPECT_EQ(record.key, "42");
   EXPECT_EQ(*as_message(record).header("ce_sequence"), "0000000000000000003");
@@ -88,16 +93,7 @@ TEST(Envelope, DataschemaNamesTheSchemaFileOfTheVersion) {
   EXPECT_FALSE(is_dataschema_of("schemas/events/pet.created.json ", "io.petstore.pet.created", 1));
   EXPECT_FALSE(is_dataschema_of("/schemas/events/pet.created.json", "io.petstore.pet.created", 1));
   EXPECT_FALSE(is_dataschema_of("", "io.petstore.pet.created", 1));
-  Envelope e{new_event_id(),
-             "io.petstore.pet.created",
-             "/petstore/pets",
-             "42",
-             1,
-             "2026-11-22T01:02:03.004Z",
-             2,
-             R"({"id":42})",
-             "",
-             ""};
+  const auto e = pet_42_created(1, 2);
   EXPECT_EQ(*as_message(to_record("t", e)).header("ce_dataschema"),
             "https://petstore.example/schemas/events/pet.created.v2.json");
 }
