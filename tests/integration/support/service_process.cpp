@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -115,7 +116,22 @@ ServiceProcess::~ServiceProcess() {
     std::error_code ignored;
     std::filesystem::remove(log_path_, ignored);
   } else {
-    std::fprintf(stderr, "kept %s's log: %s\n", binary_.c_str(), log_path_.c_str());
+    // Where the run happened elsewhere (CI), only what is printed is seen:
+    // the process's last warnings say why it answered as it did.
+    std::istringstream in(read_file(log_path_));
+    std::deque<std::string> warnings;
+    for (std::string line; std::getline(in, line);) {
+      if (line.find(" warning [") != std::string::npos || line.find(" error [") != std::string::npos) {
+        warnings.push_back(line);
+        if (warnings.size() > 12) {
+          warnings.pop_front();
+        }
+      }
+    }
+    std::fprintf(stderr, "kept %s's log: %s; its last warnings:\n", binary_.c_str(), log_path_.c_str());
+    for (const auto& w : warnings) {
+      std::fprintf(stderr, "  %s\n", w.c_str());
+    }
   }
 }
 
