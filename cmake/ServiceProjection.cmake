@@ -9,7 +9,7 @@ function(petstore_add_projection service symbol)
   petstore_embed_text(lua projection/apply.lua ${symbol})
   add_library(${service}_projection STATIC projection/${service}_projection.cpp ${lua})
   target_include_directories(${service}_projection
-    PUBLIC ${CMAKE_CURRENT_SOURCE_DIR} PRIVATE ${CMAKE_CURRENT_BINARY_DIR})
+    PRIVATE ${CMAKE_CURRENT_BINARY_DIR})
   target_link_libraries(${service}_projection PUBLIC ${service}_domain petstore_projection PRIVATE petstore_util)
   petstore_set_warnings(${service}_projection)
 endfunction()

@@ -4,7 +4,7 @@
 #include "error/domain_error.h"
 #include "fuzz_input.h"
 #include "http/api_error.h"
-#include "http/json_codec.h"
+#include "inventory/http/json_codec.h"
 #include "json/reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {

@@ -4,8 +4,8 @@
 #include "error/domain_error.h"
 #include "fuzz_input.h"
 #include "http/api_error.h"
-#include "http/json_codec.h"
 #include "json/reader.h"
+#include "pets/http/json_codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, size_t size) {
   using namespace petstore;

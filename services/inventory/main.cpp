@@ -1,5 +1,5 @@
 // The inventory service: per-pet stock and its side of the order saga.
-#include "service.h"
+#include "inventory/service.h"
 #include "service/serve.h"
 
 int main() {

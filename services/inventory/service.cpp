@@ -1,6 +1,6 @@
-#include "service.h"
+#include "inventory/service.h"
 
-#include "http/routes.h"
+#include "inventory/http/routes.h"
 
 namespace petstore::inventory {
 

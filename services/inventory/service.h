@@ -2,16 +2,16 @@
 
 #include <string>
 
-#include "app/ledgers.h"
-#include "app/reactions.h"
-#include "app/stock_commands.h"
-#include "app/writer.h"
 #include "config/service_config.h"
 #include "es/catch_up.h"
 #include "es/owner_hints.h"
 #include "http/router.h"
-#include "projection/inventory_projection.h"
-#include "projection/read_model.h"
+#include "inventory/app/ledgers.h"
+#include "inventory/app/reactions.h"
+#include "inventory/app/stock_commands.h"
+#include "inventory/app/writer.h"
+#include "inventory/projection/inventory_projection.h"
+#include "inventory/projection/read_model.h"
 #include "service/platform.h"
 #include "service/serve.h"
 

@@ -1,5 +1,5 @@
 // The orders service: customer orders and their side of the order saga.
-#include "service.h"
+#include "orders/service.h"
 #include "service/serve.h"
 
 int main() {

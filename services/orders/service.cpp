@@ -1,6 +1,6 @@
-#include "service.h"
+#include "orders/service.h"
 
-#include "http/routes.h"
+#include "orders/http/routes.h"
 
 namespace petstore::orders {
 

@@ -2,14 +2,14 @@
 
 #include <string>
 
-#include "app/order_commands.h"
-#include "app/outcome_reaction.h"
-#include "app/writer.h"
 #include "config/service_config.h"
 #include "es/owner_hints.h"
 #include "http/router.h"
-#include "projection/orders_projection.h"
-#include "projection/read_model.h"
+#include "orders/app/order_commands.h"
+#include "orders/app/outcome_reaction.h"
+#include "orders/app/writer.h"
+#include "orders/projection/orders_projection.h"
+#include "orders/projection/read_model.h"
 #include "service/platform.h"
 #include "service/serve.h"
 

@@ -1,5 +1,5 @@
 // The pets service: pets and their categories.
-#include "service.h"
+#include "pets/service.h"
 #include "service/serve.h"
 
 int main() {

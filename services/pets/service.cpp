@@ -1,6 +1,6 @@
-#include "service.h"
+#include "pets/service.h"
 
-#include "http/routes.h"
+#include "pets/http/routes.h"
 
 namespace petstore::pets {
 

@@ -1,14 +1,14 @@
 #pragma once
 
-#include "app/category_commands.h"
-#include "app/pet_commands.h"
-#include "app/write_path.h"
-#include "app/writers.h"
 #include "config/service_config.h"
 #include "es/owner_hints.h"
 #include "http/router.h"
-#include "projection/pets_projection.h"
-#include "projection/read_model.h"
+#include "pets/app/category_commands.h"
+#include "pets/app/pet_commands.h"
+#include "pets/app/write_path.h"
+#include "pets/app/writers.h"
+#include "pets/projection/pets_projection.h"
+#include "pets/projection/read_model.h"
 #include "service/platform.h"
 #include "service/serve.h"
 

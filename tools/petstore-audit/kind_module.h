@@ -35,9 +35,8 @@ struct SagaFacts {
 };
 
 // The rules of one aggregate kind, over that kind's events in partition
-// order (so in per-aggregate order). Each lives in a library compiled against
-// its own service's domain (the domains share header names), and decides with
-// that domain's own decoding, folds and state machines.
+// order (so in per-aggregate order). Each decides with its own service's
+// domain: its decoding, folds and state machines.
 class KindChecker {
  public:
   virtual ~KindChecker() = default;

@@ -1,4 +1,4 @@
-#include "app/ledgers.h"
+#include "inventory/app/ledgers.h"
 
 #include <iterator>
 #include <memory>

@@ -5,9 +5,9 @@
 #include <optional>
 #include <vector>
 
-#include "app/writer.h"
-#include "domain/events.h"
-#include "domain/item.h"
+#include "inventory/app/writer.h"
+#include "inventory/domain/events.h"
+#include "inventory/domain/item.h"
 #include "projection/reactor.h"
 #include "projection/script_applier.h"
 #include "trace/context.h"

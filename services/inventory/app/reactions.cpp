@@ -1,7 +1,7 @@
-#include "app/reactions.h"
+#include "inventory/app/reactions.h"
 
-#include "domain/decide.h"
-#include "domain/upstream.h"
+#include "inventory/domain/decide.h"
+#include "inventory/domain/upstream.h"
 #include "projection/read_upstream.h"
 
 namespace petstore::inventory {

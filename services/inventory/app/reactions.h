@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "app/ledgers.h"
 #include "es/catch_up.h"
 #include "es/event_log.h"
+#include "inventory/app/ledgers.h"
 #include "projection/reactor.h"
 
 namespace petstore::inventory {

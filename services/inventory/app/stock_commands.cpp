@@ -1,6 +1,6 @@
-#include "app/stock_commands.h"
+#include "inventory/app/stock_commands.h"
 
-#include "domain/decide.h"
+#include "inventory/domain/decide.h"
 
 namespace petstore::inventory {
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "app/ledgers.h"
+#include "inventory/app/ledgers.h"
 
 namespace petstore::inventory {
 

@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <string>
 
-#include "domain/events.h"
-#include "domain/evolve.h"
 #include "es/aggregate_writer.h"
 #include "events/envelope.h"
+#include "inventory/domain/events.h"
+#include "inventory/domain/evolve.h"
 
 namespace petstore::inventory {
 

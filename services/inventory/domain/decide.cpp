@@ -1,9 +1,9 @@
-#include "domain/decide.h"
+#include "inventory/domain/decide.h"
 
 #include <string>
 
-#include "domain/errors.h"
 #include "error/codes.h"
+#include "inventory/domain/errors.h"
 
 namespace petstore::inventory {
 

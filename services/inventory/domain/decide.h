@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <optional>
 
-#include "domain/events.h"
-#include "domain/item.h"
-#include "domain/upstream.h"
+#include "inventory/domain/events.h"
+#include "inventory/domain/item.h"
+#include "inventory/domain/upstream.h"
 
 namespace petstore::inventory {
 

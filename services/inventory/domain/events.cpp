@@ -1,4 +1,4 @@
-#include "domain/events.h"
+#include "inventory/domain/events.h"
 
 #include <stdexcept>
 

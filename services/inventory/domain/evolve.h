@@ -4,8 +4,8 @@
 #include <map>
 #include <string>
 
-#include "domain/events.h"
-#include "domain/item.h"
+#include "inventory/domain/events.h"
+#include "inventory/domain/item.h"
 
 namespace petstore::inventory {
 

@@ -1,4 +1,4 @@
-#include "domain/item.h"
+#include "inventory/domain/item.h"
 
 namespace petstore::inventory {
 

@@ -1,9 +1,9 @@
 #include "error/codes.h"
 #include "http/api_error.h"
-#include "http/json_codec.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "http/routes.h"
+#include "inventory/http/json_codec.h"
+#include "inventory/http/routes.h"
 
 namespace petstore::inventory {
 namespace {

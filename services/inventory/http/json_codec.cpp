@@ -1,9 +1,9 @@
-#include "http/json_codec.h"
+#include "inventory/http/json_codec.h"
 
-#include "domain/errors.h"
 #include "error/codes.h"
 #include "http/api_error.h"
 #include "http/request.h"
+#include "inventory/domain/errors.h"
 #include "json/reader.h"
 #include "json/writer.h"
 

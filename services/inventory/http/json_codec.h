@@ -7,7 +7,7 @@
 
 #include <httplib.h>
 
-#include "domain/item.h"
+#include "inventory/domain/item.h"
 
 namespace petstore::inventory {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "app/stock_commands.h"
 #include "http/router.h"
-#include "projection/read_model.h"
+#include "inventory/app/stock_commands.h"
+#include "inventory/projection/read_model.h"
 
 namespace petstore::inventory {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "domain/events.h"
-#include "projection/keys.h"
+#include "inventory/domain/events.h"
+#include "inventory/projection/keys.h"
 #include "projection/script_applier.h"
 
 namespace petstore::inventory {

@@ -1,9 +1,9 @@
-#include "projection/read_model.h"
+#include "inventory/projection/read_model.h"
 
 #include <array>
 #include <string_view>
 
-#include "domain/errors.h"
+#include "inventory/domain/errors.h"
 
 namespace petstore::inventory {
 namespace {

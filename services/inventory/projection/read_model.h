@@ -4,8 +4,8 @@
 #include <map>
 #include <optional>
 
-#include "domain/item.h"
-#include "projection/keys.h"
+#include "inventory/domain/item.h"
+#include "inventory/projection/keys.h"
 #include "readmodel/history.h"
 #include "readmodel/list_page.h"
 #include "redis/multiplexer.h"

@@ -1,8 +1,8 @@
-#include "app/order_commands.h"
+#include "orders/app/order_commands.h"
 
-#include "domain/errors.h"
 #include "events/envelope.h"
 #include "log/log.h"
+#include "orders/domain/errors.h"
 #include "redis/connection.h"
 
 namespace petstore::orders {

@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
-#include "app/writer.h"
-#include "domain/decide.h"
-#include "domain/order.h"
-#include "projection/read_model.h"
+#include "orders/app/writer.h"
+#include "orders/domain/decide.h"
+#include "orders/domain/order.h"
+#include "orders/projection/read_model.h"
 #include "projection/script_applier.h"
 #include "util/rendezvous.h"
 

@@ -1,6 +1,6 @@
-#include "app/outcome_reaction.h"
+#include "orders/app/outcome_reaction.h"
 
-#include "domain/upstream.h"
+#include "orders/domain/upstream.h"
 #include "projection/read_upstream.h"
 
 namespace petstore::orders {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "app/order_commands.h"
+#include "orders/app/order_commands.h"
 #include "projection/reactor.h"
 
 namespace petstore::orders {

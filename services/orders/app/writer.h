@@ -3,11 +3,11 @@
 #include <cstdint>
 #include <string>
 
-#include "domain/events.h"
-#include "domain/evolve.h"
-#include "domain/order.h"
 #include "es/aggregate_writer.h"
 #include "events/envelope.h"
+#include "orders/domain/events.h"
+#include "orders/domain/evolve.h"
+#include "orders/domain/order.h"
 
 namespace petstore::orders {
 

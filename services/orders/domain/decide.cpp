@@ -1,8 +1,8 @@
-#include "domain/decide.h"
+#include "orders/domain/decide.h"
 
-#include "domain/errors.h"
 #include "error/codes.h"
 #include "json/event_fields.h"
+#include "orders/domain/errors.h"
 
 namespace petstore::orders {
 namespace {

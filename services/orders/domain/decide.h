@@ -3,9 +3,9 @@
 #include <optional>
 #include <string>
 
-#include "domain/events.h"
-#include "domain/order.h"
-#include "domain/upstream.h"
+#include "orders/domain/events.h"
+#include "orders/domain/order.h"
+#include "orders/domain/upstream.h"
 
 namespace petstore::orders {
 

@@ -1,4 +1,4 @@
-#include "domain/evolve.h"
+#include "orders/domain/evolve.h"
 
 #include "util/overloaded.h"
 

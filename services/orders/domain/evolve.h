@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "domain/events.h"
-#include "domain/order.h"
+#include "orders/domain/events.h"
+#include "orders/domain/order.h"
 
 namespace petstore::orders {
 

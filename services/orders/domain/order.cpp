@@ -1,4 +1,4 @@
-#include "domain/order.h"
+#include "orders/domain/order.h"
 
 #include <array>
 #include <utility>

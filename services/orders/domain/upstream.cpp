@@ -1,4 +1,4 @@
-#include "domain/upstream.h"
+#include "orders/domain/upstream.h"
 
 #include "json/event_fields.h"
 

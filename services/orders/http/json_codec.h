@@ -6,7 +6,7 @@
 
 #include <httplib.h>
 
-#include "domain/order.h"
+#include "orders/domain/order.h"
 
 namespace petstore::orders {
 

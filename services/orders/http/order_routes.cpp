@@ -1,11 +1,11 @@
-#include "domain/errors.h"
 #include "error/codes.h"
 #include "http/api_error.h"
 #include "http/idempotent_create.h"
-#include "http/json_codec.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "http/routes.h"
+#include "orders/domain/errors.h"
+#include "orders/http/json_codec.h"
+#include "orders/http/routes.h"
 
 namespace petstore::orders {
 namespace {

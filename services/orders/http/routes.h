@@ -1,10 +1,10 @@
 #pragma once
 
-#include "app/order_commands.h"
 #include "es/idempotency.h"
 #include "http/router.h"
-#include "projection/keys.h"
-#include "projection/read_model.h"
+#include "orders/app/order_commands.h"
+#include "orders/projection/keys.h"
+#include "orders/projection/read_model.h"
 
 namespace petstore::orders {
 

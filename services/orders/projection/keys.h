@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "domain/order.h"
 #include "es/key_space.h"
+#include "orders/domain/order.h"
 
 namespace petstore::orders {
 

@@ -1,4 +1,4 @@
-#include "projection/orders_projection.h"
+#include "orders/projection/orders_projection.h"
 
 #include "embedded/apply.lua.h"
 

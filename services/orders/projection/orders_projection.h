@@ -1,7 +1,7 @@
 #pragma once
 
-#include "domain/events.h"
-#include "projection/keys.h"
+#include "orders/domain/events.h"
+#include "orders/projection/keys.h"
 #include "projection/script_applier.h"
 
 namespace petstore::orders {

@@ -1,9 +1,9 @@
-#include "projection/read_model.h"
+#include "orders/projection/read_model.h"
 
 #include <array>
 #include <string_view>
 
-#include "domain/errors.h"
+#include "orders/domain/errors.h"
 
 namespace petstore::orders {
 namespace {

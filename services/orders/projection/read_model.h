@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "domain/order.h"
-#include "projection/keys.h"
+#include "orders/domain/order.h"
+#include "orders/projection/keys.h"
 #include "readmodel/history.h"
 #include "readmodel/list_page.h"
 #include "redis/multiplexer.h"

@@ -1,11 +1,11 @@
-#include "app/category_commands.h"
+#include "pets/app/category_commands.h"
 
-#include "domain/decide.h"
-#include "domain/errors.h"
 #include "embedded/close_category.lua.h"
 #include "es/errc.h"
 #include "kafka/handles.h"
 #include "log/log.h"
+#include "pets/domain/decide.h"
+#include "pets/domain/errors.h"
 
 namespace petstore::pets {
 namespace {

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <string>
 
-#include "app/write_path.h"
-#include "app/writers.h"
-#include "domain/commands.h"
-#include "domain/pet.h"
+#include "pets/app/write_path.h"
+#include "pets/app/writers.h"
+#include "pets/domain/commands.h"
+#include "pets/domain/pet.h"
 #include "redis/script.h"
 
 namespace petstore::pets {

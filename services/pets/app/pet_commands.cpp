@@ -1,9 +1,9 @@
-#include "app/pet_commands.h"
+#include "pets/app/pet_commands.h"
 
-#include "domain/decide.h"
-#include "domain/errors.h"
 #include "es/errc.h"
 #include "kafka/handles.h"
+#include "pets/domain/decide.h"
+#include "pets/domain/errors.h"
 
 namespace petstore::pets {
 namespace {

@@ -1,8 +1,8 @@
-#include "app/write_path.h"
+#include "pets/app/write_path.h"
 
-#include "domain/errors.h"
 #include "embedded/claims.lua.h"
 #include "log/log.h"
+#include "pets/domain/errors.h"
 
 namespace petstore::pets {
 

@@ -7,9 +7,9 @@
 
 #include "es/catch_up.h"
 #include "es/event_log.h"
-#include "projection/keys.h"
-#include "projection/pets_projection.h"
-#include "projection/read_model.h"
+#include "pets/projection/keys.h"
+#include "pets/projection/pets_projection.h"
+#include "pets/projection/read_model.h"
 #include "redis/pool.h"
 #include "redis/script.h"
 

@@ -4,11 +4,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "domain/events.h"
-#include "domain/evolve.h"
-#include "domain/pet.h"
 #include "es/aggregate_writer.h"
 #include "events/envelope.h"
+#include "pets/domain/events.h"
+#include "pets/domain/evolve.h"
+#include "pets/domain/pet.h"
 
 namespace petstore::pets {
 

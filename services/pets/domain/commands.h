@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "domain/pet.h"
+#include "pets/domain/pet.h"
 
 namespace petstore::pets {
 

@@ -1,8 +1,8 @@
-#include "domain/decide.h"
+#include "pets/domain/decide.h"
 
-#include "domain/errors.h"
-#include "domain/status_machine.h"
-#include "domain/validation.h"
+#include "pets/domain/errors.h"
+#include "pets/domain/status_machine.h"
+#include "pets/domain/validation.h"
 
 namespace petstore::pets {
 namespace {

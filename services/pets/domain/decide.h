@@ -2,9 +2,9 @@
 
 #include <optional>
 
-#include "domain/commands.h"
-#include "domain/events.h"
-#include "domain/pet.h"
+#include "pets/domain/commands.h"
+#include "pets/domain/events.h"
+#include "pets/domain/pet.h"
 
 namespace petstore::pets {
 

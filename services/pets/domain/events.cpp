@@ -1,4 +1,4 @@
-#include "domain/events.h"
+#include "pets/domain/events.h"
 
 #include <stdexcept>
 

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <variant>
 
-#include "domain/pet.h"
 #include "events/event_type.h"
+#include "pets/domain/pet.h"
 
 namespace petstore::json {
 class EventFields;

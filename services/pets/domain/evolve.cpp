@@ -1,4 +1,4 @@
-#include "domain/evolve.h"
+#include "pets/domain/evolve.h"
 
 #include "util/overloaded.h"
 

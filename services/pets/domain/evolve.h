@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "domain/events.h"
-#include "domain/pet.h"
+#include "pets/domain/events.h"
+#include "pets/domain/pet.h"
 
 namespace petstore::pets {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "domain/pet.h"
+#include "pets/domain/pet.h"
 
 namespace petstore::pets {
 

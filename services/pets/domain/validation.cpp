@@ -1,6 +1,6 @@
-#include "domain/validation.h"
+#include "pets/domain/validation.h"
 
-#include "domain/errors.h"
+#include "pets/domain/errors.h"
 #include "text/utf8.h"
 
 namespace petstore::pets {

@@ -1,9 +1,9 @@
-#include "domain/errors.h"
 #include "http/idempotent_create.h"
-#include "http/json_codec.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "http/routes.h"
+#include "pets/domain/errors.h"
+#include "pets/http/json_codec.h"
+#include "pets/http/routes.h"
 
 namespace petstore::pets {
 namespace {

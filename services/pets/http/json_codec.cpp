@@ -1,4 +1,4 @@
-#include "http/json_codec.h"
+#include "pets/http/json_codec.h"
 
 #include "error/codes.h"
 #include "http/api_error.h"

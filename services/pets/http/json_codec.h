@@ -7,8 +7,8 @@
 
 #include <httplib.h>
 
-#include "domain/commands.h"
-#include "domain/pet.h"
+#include "pets/domain/commands.h"
+#include "pets/domain/pet.h"
 
 namespace petstore::pets {
 

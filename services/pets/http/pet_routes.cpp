@@ -1,10 +1,10 @@
-#include "domain/errors.h"
 #include "error/codes.h"
 #include "http/idempotent_create.h"
-#include "http/json_codec.h"
 #include "http/request.h"
 #include "http/response.h"
-#include "http/routes.h"
+#include "pets/domain/errors.h"
+#include "pets/http/json_codec.h"
+#include "pets/http/routes.h"
 
 namespace petstore::pets {
 namespace {

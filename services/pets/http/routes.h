@@ -1,10 +1,10 @@
 #pragma once
 
-#include "app/category_commands.h"
-#include "app/pet_commands.h"
 #include "es/idempotency.h"
 #include "http/router.h"
-#include "projection/read_model.h"
+#include "pets/app/category_commands.h"
+#include "pets/app/pet_commands.h"
+#include "pets/projection/read_model.h"
 
 namespace petstore::pets {
 

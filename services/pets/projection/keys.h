@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "domain/pet.h"
 #include "es/key_space.h"
+#include "pets/domain/pet.h"
 
 namespace petstore::pets {
 

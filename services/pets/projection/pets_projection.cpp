@@ -1,4 +1,4 @@
-#include "projection/pets_projection.h"
+#include "pets/projection/pets_projection.h"
 
 #include "embedded/apply.lua.h"
 

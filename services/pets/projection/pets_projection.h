@@ -1,7 +1,7 @@
 #pragma once
 
-#include "domain/events.h"
-#include "projection/keys.h"
+#include "pets/domain/events.h"
+#include "pets/projection/keys.h"
 #include "projection/script_applier.h"
 
 namespace petstore::pets {

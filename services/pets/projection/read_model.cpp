@@ -1,9 +1,9 @@
-#include "projection/read_model.h"
+#include "pets/projection/read_model.h"
 
 #include <array>
 #include <string_view>
 
-#include "domain/errors.h"
+#include "pets/domain/errors.h"
 
 namespace petstore::pets {
 namespace {

@@ -5,8 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "domain/pet.h"
-#include "projection/keys.h"
+#include "pets/domain/pet.h"
+#include "pets/projection/keys.h"
 #include "readmodel/history.h"
 #include "readmodel/list_page.h"
 #include "redis/multiplexer.h"

@@ -1,5 +1,5 @@
+#include "orders/service.h"
 #include "route_tables/route_table.h"
-#include "service.h"
 
 petstore::contract::Operations petstore::contract::orders_operations() {
   return operations_of(

@@ -144,7 +144,7 @@ class FaultCampaign : public ::testing::Test {
 
   std::vector<ServiceProcess*> replicas() {
     std::vector<ServiceProcess*> out;
-    for (const auto* service : {"pets", "orders", "inventory"}) {
+    for (const auto& service : StoreDeployment::services()) {
       for (size_t i = 0; i < 2; ++i) {
         out.push_back(&store_->replica(service, i));
       }
@@ -436,13 +436,13 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
           ++faults["SIGKILL a broker"];
           redis_wipe(store_->prefix() + ":");
           ++faults["Redis wiped"];
-          for (const auto* service : {"pets", "orders", "inventory"}) {
+          for (const auto& service : StoreDeployment::services()) {
             store_->replica(service, 0).kill_hard();
             ++faults["SIGKILL a replica"];
           }
           std::this_thread::sleep_for(std::chrono::seconds(3));
           cluster_node_start(2);
-          for (const auto* service : {"pets", "orders", "inventory"}) {
+          for (const auto& service : StoreDeployment::services()) {
             store_->replica(service, 0).restart();
           }
         });

@@ -49,7 +49,7 @@ TEST(Metrics, PrometheusScrapesEveryReplicaAndFindsEachFamily) {
   EXPECT_EQ(through_entry->status, 404) << "the entry point passed /metrics on";
 
   std::map<std::string, std::string> targets;
-  for (const auto* service : {"pets", "orders", "inventory"}) {
+  for (const auto& service : StoreDeployment::services()) {
     for (size_t i = 0; i < 2; ++i) {
       const auto& replica = store.replica(service, i);
       EXPECT_EQ(replica.client()->Get("/metrics")->status, 200);

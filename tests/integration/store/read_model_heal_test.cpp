@@ -138,7 +138,7 @@ class ReadModelHealTest : public ::testing::Test {
 
   static std::vector<ServiceProcess*> replicas() {
     std::vector<ServiceProcess*> out;
-    for (const auto* service : {"pets", "orders", "inventory"}) {
+    for (const auto& service : StoreDeployment::services()) {
       for (size_t i = 0; i < 2; ++i) {
         out.push_back(&store_->replica(service, i));
       }

@@ -50,7 +50,7 @@ TEST(StoreReplicasTest, KillingOneReplicaOfEachServiceLosesNoRead) {
     });
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  for (const char* service : {"pets", "orders", "inventory"}) {
+  for (const auto& service : StoreDeployment::services()) {
     store.replica(service, 0).kill_hard();
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));

@@ -138,11 +138,11 @@ TEST(Trace, OneOrderIsFollowedFromItsRequestThroughEveryEventAndReactorOfItsSaga
                            handled("io.petstore.inventory.reserved"))
                 .empty();
   })) << "the orders' reactor logged no line of inventory.reserved in the order's trace";
-  for (const auto* service : {"pets", "orders", "inventory"}) {
+  for (const auto& service : StoreDeployment::services()) {
     EXPECT_FALSE(json_lines(store, service).empty()) << service;
   }
   const auto* key = store.api_key().c_str();
-  for (const auto* service : {"pets", "orders", "inventory"}) {
+  for (const auto& service : StoreDeployment::services()) {
     for (size_t i = 0; i < 2; ++i) {
       EXPECT_EQ(store.replica(service, i).log().find(key), std::string::npos)
           << service << i << " logged the key";

@@ -1,8 +1,8 @@
 #include "support/log_fold.h"
 
-#include "domain/events.h"
 #include "events/envelope.h"
 #include "events/kafka_binding.h"
+#include "pets/domain/events.h"
 #include "support/stack.h"
 
 namespace petstore::testing {

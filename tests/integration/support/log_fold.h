@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "domain/evolve.h"
 #include "kafka/consumer.h"
+#include "pets/domain/evolve.h"
 
 namespace petstore::testing {
 

@@ -1,19 +1,46 @@
 #include "support/store_deployment.h"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "support/service_process.h"
+#include "support/services.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
 namespace {
 
-const std::map<std::string, std::string>& binaries() {
-  static const std::map<std::string, std::string> kBinaries = {
-      {"pets", PETS_BINARY}, {"orders", ORDERS_BINARY}, {"inventory", INVENTORY_BINARY}};
-  return kBinaries;
+std::string upper(std::string_view s) {
+  std::string out(s);
+  std::ranges::transform(out, out.begin(),
+                         [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return out;
+}
+
+// The topics of schemas/topics.txt a deployment gets its own copies of, by
+// short name (petstore.<name>.v1), with their partitions. The keys'
+// topic is deployment_env's.
+std::vector<std::pair<std::string, int>> store_topics() {
+  std::istringstream in(read_file(std::string(PETSTORE_SOURCE_DIR) + "/schemas/topics.txt"));
+  std::vector<std::pair<std::string, int>> out;
+  std::string topic;
+  int partitions = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    if (line.starts_with("#") || !(fields >> topic >> partitions)) {
+      continue;
+    }
+    const auto name = topic.substr(9, topic.size() - 9 - 3);  // petstore.<name>.v1
+    if (name != "apikeys") {
+      out.emplace_back(name, partitions);
+    }
+  }
+  return out;
 }
 
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
@@ -24,23 +51,28 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 
 }  // namespace
 
+std::vector<std::string> StoreDeployment::services() {
+  std::vector<std::string> out;
+  for (const auto& service : kServices) {
+    out.emplace_back(service.name);
+  }
+  return out;
+}
+
 StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::string>& extra_env,
                                  int partition_scale, const std::map<std::string, Env>& replica_env)
     : prefix_(unique_name("s")),
       brokers_(extra_env.contains("KAFKA_BROKERS") ? extra_env.at("KAFKA_BROKERS")
                                                    : Stack::get().kafka_brokers) {
-  for (const auto& [name, partitions] : std::vector<std::pair<std::string, int>>{
-           {"pets", 6}, {"categories", 3}, {"orders", 6}, {"inventory", 6}}) {
-    create_topic(topic(name), partitions * partition_scale, brokers_);
-  }
   auto overrides = extra_env;
-  overrides.insert({{"KAFKA_TOPIC_PETS", topic("pets")},
-                    {"KAFKA_TOPIC_CATEGORIES", topic("categories")},
-                    {"KAFKA_TOPIC_ORDERS", topic("orders")},
-                    {"KAFKA_TOPIC_INVENTORY", topic("inventory")}});
+  for (const auto& [name, partitions] : store_topics()) {
+    create_topic(topic(name), partitions * partition_scale, brokers_);
+    overrides.insert({"KAFKA_TOPIC_" + upper(name), topic(name)});
+  }
   auto env = deployment_env(prefix_, overrides);
   std::map<std::string, std::string> servers;
-  for (const auto& [service, binary] : binaries()) {
+  for (const auto& [service_name, binary] : kServices) {
+    const std::string service(service_name);
     for (int i = 0; i < replicas; ++i) {
       const auto id = service + std::to_string(i);
       auto own = env;
@@ -50,7 +82,7 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
           own[name] = value;
         }
       }
-      auto& r = replicas_[service].emplace_back(std::make_unique<ServiceProcess>(binary, own));
+      auto& r = replicas_[service].emplace_back(std::make_unique<ServiceProcess>(std::string(binary), own));
       servers[service] +=
           "    server 127.0.0.1:" + std::to_string(r->port()) + " max_fails=1 fail_timeout=2s;\n";
     }
@@ -71,9 +103,9 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
   replace_all(conf, "@SITE_DIR@", Stack::get().site_dir);
   replace_all(conf, "@HOST@", "127.0.0.1");
   replace_all(conf, "@PORT@", std::to_string(port));
-  replace_all(conf, "@PETS_SERVERS@\n", servers["pets"]);
-  replace_all(conf, "@ORDERS_SERVERS@\n", servers["orders"]);
-  replace_all(conf, "@INVENTORY_SERVERS@\n", servers["inventory"]);
+  for (const auto& [service, lines] : servers) {
+    replace_all(conf, "@" + upper(service) + "_SERVERS@\n", lines);
+  }
   const auto conf_path = run_dir_ + "/nginx.conf";
   std::ofstream(conf_path) << conf;
   entry_ = std::make_unique<ServiceProcess>(

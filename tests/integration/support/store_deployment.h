@@ -30,6 +30,8 @@ class StoreDeployment {
   // A client of the entry point, sending an unlimited API key (api_key()).
   [[nodiscard]] std::unique_ptr<httplib::Client> client() const;
   [[nodiscard]] const std::string& api_key() const { return api_key_; }
+  // The services of services/services.txt, each with its replicas.
+  [[nodiscard]] static std::vector<std::string> services();
   [[nodiscard]] ServiceProcess& replica(const std::string& service, size_t i) {
     return *replicas_.at(service).at(i);
   }

@@ -1,10 +1,10 @@
 // The stock rules, decided with the inventory service's own domain: its
-// decoding (domain/events.h) and ledger fold (domain/evolve.h).
+// decoding (inventory/domain/events.h) and ledger fold (inventory/domain/evolve.h).
 #include <stdexcept>
 #include <unordered_map>
 
-#include "domain/events.h"
-#include "domain/evolve.h"
+#include "inventory/domain/events.h"
+#include "inventory/domain/evolve.h"
 #include "json/writer.h"
 #include "kind_module.h"
 #include "util/overloaded.h"

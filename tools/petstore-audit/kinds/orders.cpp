@@ -1,14 +1,14 @@
 // The order rules, decided with the orders service's own domain: its decoding
-// (domain/events.h) and fold (domain/evolve.h). The life cycle is the one
+// (orders/domain/events.h) and fold (orders/domain/evolve.h). The life cycle is the one
 // domain/order.h documents: placed -> reserved | rejected | cancelled;
 // reserved -> completed | cancelled; the rest is final.
 #include <stdexcept>
 #include <unordered_map>
 
-#include "domain/events.h"
-#include "domain/evolve.h"
 #include "json/writer.h"
 #include "kind_module.h"
+#include "orders/domain/events.h"
+#include "orders/domain/evolve.h"
 
 namespace petstore::audit {
 

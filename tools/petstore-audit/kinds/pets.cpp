@@ -1,14 +1,14 @@
 // The pets and categories rules, decided with the pets service's own domain:
-// its decoding (domain/events.h), fold (domain/evolve.h) and life cycle
-// (domain/status_machine.h).
+// its decoding (pets/domain/events.h), fold (pets/domain/evolve.h) and life cycle
+// (pets/domain/status_machine.h).
 #include <stdexcept>
 #include <unordered_map>
 
-#include "domain/events.h"
-#include "domain/evolve.h"
-#include "domain/status_machine.h"
 #include "json/writer.h"
 #include "kind_module.h"
+#include "pets/domain/events.h"
+#include "pets/domain/evolve.h"
+#include "pets/domain/status_machine.h"
 #include "util/overloaded.h"
 
 namespace petstore::audit {

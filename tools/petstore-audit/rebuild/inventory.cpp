@@ -1,4 +1,4 @@
-#include "projection/inventory_projection.h"
+#include "inventory/projection/inventory_projection.h"
 #include "rebuild/read_models.h"
 
 namespace petstore::audit {

@@ -1,4 +1,4 @@
-#include "projection/orders_projection.h"
+#include "orders/projection/orders_projection.h"
 #include "rebuild/read_models.h"
 
 namespace petstore::audit {

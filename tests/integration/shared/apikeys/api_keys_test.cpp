@@ -164,7 +164,7 @@ TEST_F(ApiKeysTest, HeadersAgreeAcrossEveryReplica) {
   const auto key = enterprise_key(1000, 5000, 3600, 86400);
   std::int64_t expected_remaining = 999;
   std::set<std::string> resets;
-  for (const auto* service : {"pets", "orders", "inventory"}) {
+  for (const auto& service : StoreDeployment::services()) {
     for (size_t i = 0; i < 3; ++i) {
       auto c = store_->replica(service, i).client();
       const auto r = c->Get("/nowhere", {{"X-API-Key", key}});
@@ -237,7 +237,7 @@ TEST_F(ApiKeysTest, RePlanningAndRevocationActAtOnceOnEveryReplica) {
   r = http_->Patch("/admin/keys/" + id, admin_headers(), R"({"plan":"business"})", "application/json");
   ASSERT_EQ(r->status, 200);
   EXPECT_STREQ(parse(r->body)["plan"].GetString(), "business");
-  for (const auto* service : {"pets", "orders", "inventory"}) {
+  for (const auto& service : StoreDeployment::services()) {
     for (size_t i = 0; i < 3; ++i) {
       const auto got = store_->replica(service, i).client()->Get("/nowhere", {{"X-API-Key", key}});
       EXPECT_EQ(got->get_header_value("X-RateLimit-Limit"), "1000") << service << " " << i;
@@ -245,7 +245,7 @@ TEST_F(ApiKeysTest, RePlanningAndRevocationActAtOnceOnEveryReplica) {
   }
 
   ASSERT_EQ(http_->Delete("/admin/keys/" + id, admin_headers())->status, 204);
-  for (const auto* service : {"pets", "orders", "inventory"}) {
+  for (const auto& service : StoreDeployment::services()) {
     for (size_t i = 0; i < 3; ++i) {
       const auto got = store_->replica(service, i).client()->Get("/pets", {{"X-API-Key", key}});
       EXPECT_EQ(got->status, 401);

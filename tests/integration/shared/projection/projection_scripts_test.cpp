@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "domain/events.h"
 #include "events/envelope.h"
 #include "events/kafka_binding.h"
 #include "json/event_fields.h"
-#include "projection/pets_projection.h"
+#include "pets/domain/events.h"
+#include "pets/projection/pets_projection.h"
 #include "projection/runner.h"
 #include "redis/connection.h"
 #include "support/stack.h"

@@ -1,8 +1,8 @@
-#include "domain/decide.h"
+#include "inventory/domain/decide.h"
 
 #include <gtest/gtest.h>
 
-#include "domain/errors.h"
+#include "inventory/domain/errors.h"
 
 namespace petstore::inventory {
 namespace {

@@ -1,4 +1,4 @@
-#include "domain/upstream.h"
+#include "inventory/domain/upstream.h"
 
 #include <gtest/gtest.h>
 

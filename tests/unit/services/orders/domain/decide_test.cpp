@@ -1,8 +1,8 @@
-#include "domain/decide.h"
+#include "orders/domain/decide.h"
 
 #include <gtest/gtest.h>
 
-#include "domain/errors.h"
+#include "orders/domain/errors.h"
 
 namespace petstore::orders {
 namespace {

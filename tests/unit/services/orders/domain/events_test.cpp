@@ -1,4 +1,4 @@
-#include "domain/events.h"
+#include "orders/domain/events.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "domain/decide.h"
+#include "pets/domain/decide.h"
 
 #include <gtest/gtest.h>
 
-#include "domain/errors.h"
+#include "pets/domain/errors.h"
 
 namespace petstore::pets {
 namespace {

@@ -1,4 +1,4 @@
-#include "domain/status_machine.h"
+#include "pets/domain/status_machine.h"
 
 #include <gtest/gtest.h>
 
