@@ -18,6 +18,30 @@ log() {
 }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# The store's services, from services/services.txt: SERVICES, their names
+# in order, and SERVICE_PORT[<name>], the local port of its first replica
+# (replica i listens on that plus i; <NAME>_BASE_PORT overrides it).
+declare -ga SERVICES=()
+declare -gA SERVICE_PORT=()
+while read -r name port; do
+  [[ -z $name || $name == \#* ]] && continue
+  SERVICES+=("$name")
+  override=${name^^}_BASE_PORT
+  SERVICE_PORT[$name]=${!override:-$port}
+done <"$ROOT/services/services.txt"
+unset name port override
+
+# fill_placeholders <NAME=text>...: stdin to stdout, each @NAME@ replaced by
+# its text (the templates' @PETS_SERVERS@ and the like).
+fill_placeholders() {
+  local text pair
+  text=$(cat)
+  for pair; do
+    text=${text//"@${pair%%=*}@"/"${pair#*=}"}
+  done
+  printf '%s\n' "$text"
+}
+
 # The test tree's configuration (scripts/test; bench/compile-times times it):
 # AddressSanitizer and UndefinedBehaviorSanitizer over optimised code. -g1
 # (line tables) is all ASan and UBSan need for file:line stack traces; full

@@ -14,7 +14,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TREE=${1:?build tree}
-source "$ROOT/scripts/lib.sh"  # reserve_ports
+source "$ROOT/scripts/lib.sh"  # reserve_ports, SERVICES
 fail() { echo "FAILED: $*" >&2; exit 1; }
 # What the stack's processes said, for a failure that happened out of sight.
 show_logs() {
@@ -29,9 +29,12 @@ show_logs() {
 WORK=$(mktemp -d /tmp/petstore-stack.XXXXXX)
 export RUN_DIR=$WORK/.run DATA_DIR=$WORK/.data BUILD_DIR=$TREE PETSTORE_SKIP_BUILD=1
 reserve_ports PETSTORE_PORT; reserve_ports REDIS_PORT; reserve_ports KAFKA_PORT 2; reserve_ports PROMETHEUS_PORT
-# Replica i listens on base + i: two consecutive ports each.
-reserve_ports PETS_BASE_PORT 2; reserve_ports ORDERS_BASE_PORT 2; reserve_ports INVENTORY_BASE_PORT 2
-export PETSTORE_PORT REDIS_PORT KAFKA_PORT PETS_BASE_PORT ORDERS_BASE_PORT INVENTORY_BASE_PORT PROMETHEUS_PORT
+export PETSTORE_PORT REDIS_PORT KAFKA_PORT PROMETHEUS_PORT
+# Replica i of a service listens on <SERVICE>_BASE_PORT + i: two consecutive ports each.
+for service in "${SERVICES[@]}"; do
+  reserve_ports "${service^^}_BASE_PORT" 2
+  export "${service^^}_BASE_PORT"
+done
 cleanup() { "$ROOT/scripts/down" >/dev/null 2>&1 || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
@@ -44,14 +47,17 @@ done
 echo "== scripts/status"
 "$ROOT/scripts/status" >"$WORK/status.txt" 2>&1 || { cat "$WORK/status.txt"; fail "scripts/status"; }
 cat "$WORK/status.txt"
-for component in redis kafka pets-0 pets-1 orders-0 orders-1 inventory-0 inventory-1 entry-point prometheus; do
+replicas=()
+for service in "${SERVICES[@]}"; do replicas+=("$service-0" "$service-1"); done
+for component in redis kafka "${replicas[@]}" entry-point prometheus; do
   grep -Eq "^$component +[^ ]+ +ok( |$)" "$WORK/status.txt" || fail "scripts/status: $component is not ok"
 done
 # The entry point reaches every replica over loopback TCP, where each
 # response is one segment (docs/http-server.md), never over a Unix socket.
-if [[ $(grep -c 'server 127\.0\.0\.1:[0-9]* ' "$RUN_DIR/nginx.conf") != 6 ]] || grep -q 'server unix:' "$RUN_DIR/nginx.conf"; then
+if [[ $(grep -c 'server 127\.0\.0\.1:[0-9]* ' "$RUN_DIR/nginx.conf") != "${#replicas[@]}" ]] ||
+  grep -q 'server unix:' "$RUN_DIR/nginx.conf"; then
   cat "$RUN_DIR/nginx.conf"
-  fail "the entry point does not reach the six replicas over TCP"
+  fail "the entry point does not reach the ${#replicas[@]} replicas over TCP"
 fi
 # The API page the README names, from the stack's own files.
 [[ $(curl -s -o /dev/null -w '%{http_code} %{content_type}' "$base/docs/") == "200 text/html" ]] ||

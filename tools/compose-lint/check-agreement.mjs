@@ -26,7 +26,11 @@ const problem = (text) => problems.push(text);
 // ---- the files
 const compose = parse(readFileSync(composePath, "utf8"), { merge: true });
 const services = compose.services ?? {};
-const appServices = ["pets", "orders", "inventory"];
+// The store's services: the names of services/services.txt.
+const appServices = readFileSync(join(root, "services/services.txt"), "utf8")
+  .split("\n")
+  .filter((line) => /^[a-z]/.test(line))
+  .map((line) => line.split(/\s+/)[0]);
 const environment = (name) => {
   const env = services[name]?.environment ?? {};
   if (Array.isArray(env)) {
