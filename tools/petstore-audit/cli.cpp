@@ -67,6 +67,16 @@ std::int64_t positive(const std::string& flag, const std::string& text) {
   return v;
 }
 
+// The kind whose flag `field` is `arg`, or null.
+const KindInfo* kind_with_flag(const std::string& arg, std::string_view KindInfo::*field) {
+  for (const auto& k : kKinds) {
+    if (!(k.*field).empty() && k.*field == arg) {
+      return &k;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 Options parse_options(const std::vector<std::string>& args) {
@@ -83,11 +93,9 @@ Options parse_options(const std::vector<std::string>& args) {
   if (const auto port = env_or("REDIS_PORT", ""); !port.empty()) {
     o.redis.port = static_cast<int>(positive("REDIS_PORT", port));
   }
-  o.topics.names[Kind::Pets] = env_or("KAFKA_TOPIC_PETS", o.topics.names[Kind::Pets]);
-  o.topics.names[Kind::Categories] = env_or("KAFKA_TOPIC_CATEGORIES", o.topics.names[Kind::Categories]);
-  o.topics.names[Kind::Orders] = env_or("KAFKA_TOPIC_ORDERS", o.topics.names[Kind::Orders]);
-  o.topics.names[Kind::Inventory] = env_or("KAFKA_TOPIC_INVENTORY", o.topics.names[Kind::Inventory]);
-  o.topics.names[Kind::ApiKeys] = env_or("KAFKA_TOPIC_APIKEYS", o.topics.names[Kind::ApiKeys]);
+  for (const auto& k : kKinds) {
+    o.topics.names[k.kind] = env_or(std::string(k.topic_env).c_str(), o.topics.names[k.kind]);
+  }
 
   std::vector<std::string> positional;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -139,16 +147,10 @@ Options parse_options(const std::vector<std::string>& args) {
       o.json = true;
     } else if (a == "--no-progress") {
       o.progress = false;
-    } else if (a == "--topic-pets") {
-      o.topics.names[Kind::Pets] = value();
-    } else if (a == "--topic-categories") {
-      o.topics.names[Kind::Categories] = value();
-    } else if (a == "--topic-orders") {
-      o.topics.names[Kind::Orders] = value();
-    } else if (a == "--topic-inventory") {
-      o.topics.names[Kind::Inventory] = value();
-    } else if (a == "--topic-apikeys") {
-      o.topics.names[Kind::ApiKeys] = value();
+    } else if (const auto* k = kind_with_flag(a, &KindInfo::topic_flag)) {
+      o.topics.names[k->kind] = value();
+    } else if (const auto* t = kind_with_flag(a, &KindInfo::target_flag)) {
+      target(t->kind);
     } else if (a == "--key") {
       const auto& id = value();
       if (o.kind) {
@@ -159,14 +161,6 @@ Options parse_options(const std::vector<std::string>& args) {
       }
       o.kind = Kind::ApiKeys;
       o.id = key_subject(id);
-    } else if (a == "--pet") {
-      target(Kind::Pets);
-    } else if (a == "--category") {
-      target(Kind::Categories);
-    } else if (a == "--order") {
-      target(Kind::Orders);
-    } else if (a == "--inventory") {
-      target(Kind::Inventory);
     } else if (a == "-h" || a == "--help") {
       o.command = "help";
       return o;

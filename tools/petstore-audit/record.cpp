@@ -1,5 +1,6 @@
 #include "record.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdio>
@@ -9,22 +10,6 @@
 #include "text/utf8.h"
 
 namespace petstore::audit {
-
-const char* to_string(Kind k) {
-  switch (k) {
-    case Kind::Pets:
-      return "pet";
-    case Kind::Categories:
-      return "category";
-    case Kind::Orders:
-      return "order";
-    case Kind::Inventory:
-      return "inventory";
-    case Kind::ApiKeys:
-      return "apikey";
-  }
-  return "?";
-}
 
 std::optional<Kind> Topics::kind_of(std::string_view topic) const {
   for (const auto& [kind, name] : names) {
@@ -36,17 +21,6 @@ std::optional<Kind> Topics::kind_of(std::string_view topic) const {
 }
 
 namespace {
-
-const char* source_of(Kind k) {
-  switch (k) {
-    case Kind::Orders:
-      return "/petstore/orders";
-    case Kind::Inventory:
-      return "/petstore/inventory";
-    default:
-      return "/petstore/pets";
-  }
-}
 
 // "io.petstore.<kind>.": the types of one kind's topic.
 bool in_family(std::string_view type, Kind kind) {
@@ -76,7 +50,7 @@ bool is_store_id(std::string_view s) {
 }
 
 bool is_service_source(std::string_view s) {
-  return s == "/petstore/pets" || s == "/petstore/orders" || s == "/petstore/inventory";
+  return std::ranges::any_of(kKinds, [&](const KindInfo& k) { return !k.source.empty() && k.source == s; });
 }
 
 }  // namespace
@@ -167,9 +141,10 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
   if (h("ce_subject") != m.key) {
     bad("bad_header", "ce_subject differs from the record key");
   }
-  if (*kind == Kind::ApiKeys ? !is_service_source(h("ce_source")) : h("ce_source") != source_of(*kind)) {
-    bad("bad_header", *kind == Kind::ApiKeys ? "ce_source is not a service of the store"
-                                             : "ce_source is not " + std::string(source_of(*kind)));
+  if (const auto source = info(*kind).source;
+      source.empty() ? !is_service_source(h("ce_source")) : h("ce_source") != source) {
+    bad("bad_header", source.empty() ? "ce_source is not a service of the store"
+                                     : "ce_source is not " + std::string(source));
   }
   const auto* schema = schemas.find(e.type, e.schema_version);
   if (schema == nullptr && !schemas.knows_type(e.type)) {
@@ -202,16 +177,14 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
     bad("bad_data", "data " + *problem);
     return std::nullopt;
   }
-  if (*kind == Kind::ApiKeys) {
-    if (!doc.IsObject() || !doc.HasMember("keyId") || !doc["keyId"].IsString() ||
-        std::string_view(doc["keyId"].GetString(), doc["keyId"].GetStringLength()) != subject) {
-      bad("bad_data", "data.keyId is not the subject");
-      return std::nullopt;
-    }
-  } else if (const char* id_member = *kind == Kind::Inventory ? "petId" : "id";
-             !doc.IsObject() || !doc.HasMember(id_member) || !doc[id_member].IsInt64() ||
-             doc[id_member].GetInt64() != e.subject) {
-    bad("bad_data", std::string("data.") + id_member + " is not the subject");
+  // The subject, named in the data: a decimal id, or an API key's id as text.
+  const std::string id_member(info(*kind).id_member);
+  const auto* named = doc.IsObject() && doc.HasMember(id_member.c_str()) ? &doc[id_member.c_str()] : nullptr;
+  if (named == nullptr ||
+      (*kind == Kind::ApiKeys
+           ? !named->IsString() || std::string_view(named->GetString(), named->GetStringLength()) != subject
+           : !named->IsInt64() || named->GetInt64() != e.subject)) {
+    bad("bad_data", "data." + id_member + " is not the subject");
     return std::nullopt;
   }
   e.data = m.value;

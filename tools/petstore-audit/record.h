@@ -13,14 +13,19 @@ namespace petstore::audit {
 // The topic of each aggregate kind (KAFKA_TOPIC_* as the services read
 // them, or the audit's flags) and its partition count.
 struct Topics {
-  std::map<Kind, std::string> names{{Kind::Pets, "petstore.pets.v1"},
-                                    {Kind::Categories, "petstore.categories.v1"},
-                                    {Kind::Orders, "petstore.orders.v1"},
-                                    {Kind::Inventory, "petstore.inventory.v1"},
-                                    {Kind::ApiKeys, "petstore.apikeys.v1"}};
+  std::map<Kind, std::string> names = defaults();
   std::map<std::string, int, std::less<>> partitions;  // filled from the broker
 
   [[nodiscard]] std::optional<Kind> kind_of(std::string_view topic) const;
+
+ private:
+  static std::map<Kind, std::string> defaults() {
+    std::map<Kind, std::string> out;
+    for (const auto& k : kKinds) {
+      out.emplace(k.kind, k.topic);
+    }
+    return out;
+  }
 };
 
 // Checks that one record is an event of the contract (docs/events.md):

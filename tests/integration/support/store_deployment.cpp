@@ -53,6 +53,7 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 
 std::vector<std::string> StoreDeployment::services() {
   std::vector<std::string> out;
+  out.reserve(kServices.size());
   for (const auto& service : kServices) {
     out.emplace_back(service.name);
   }
