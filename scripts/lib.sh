@@ -42,6 +42,15 @@ fill_placeholders() {
   printf '%s\n' "$text"
 }
 
+# scrape_job <service> <"host:port">...: the local Prometheus configuration's
+# job for a service's replicas (deploy/prometheus/local.yml.template).
+scrape_job() {
+  local name=$1 targets
+  shift
+  targets=$(printf '"%s", ' "$@")
+  printf '  - job_name: %s\n    static_configs: [{targets: [%s]}]\n' "$name" "${targets%, }"
+}
+
 # The test tree's configuration (scripts/test; bench/compile-times times it):
 # AddressSanitizer and UndefinedBehaviorSanitizer over optimised code. -g1
 # (line tables) is all ASan and UBSan need for file:line stack traces; full

@@ -34,9 +34,8 @@ Operations documented(const YAML::Node& doc) {
 
 Operations served() {
   Operations ops;
-  for (const auto& service :
-       {contract::pets_operations(), contract::orders_operations(), contract::inventory_operations()}) {
-    for (const auto& op : service) {
+  for (const auto* table = contract::RouteTable::first(); table != nullptr; table = table->next()) {
+    for (const auto& op : table->operations()) {
       // Every service serves the platform's routes (/healthz, /readyz, the
       // admin API and its peers' relayed saga steps); any other route
       // belongs to one.

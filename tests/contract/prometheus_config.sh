@@ -4,15 +4,20 @@
 # and each rule names only metric families the services serve.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/scripts/lib.sh"  # SERVICES, scrape_job, fill_placeholders
 WORK=$(mktemp -d /tmp/petstore-prometheus.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 command -v promtool >/dev/null || { echo "promtool is missing: scripts/install-deps"; exit 1; }
 cd "$ROOT/deploy/prometheus"
 promtool check rules rules.yml
 promtool check config compose.yml
-sed -e 's|@SCRAPE_INTERVAL@|5s|g' -e "s|@CONF_DIR@|$ROOT/deploy/prometheus|g" \
-  -e 's|@PETS_TARGETS@|"127.0.0.1:8110", "127.0.0.1:8111"|' -e 's|@ORDERS_TARGETS@|"127.0.0.1:8120"|' \
-  -e 's|@INVENTORY_TARGETS@|"127.0.0.1:8130"|' local.yml.template >"$WORK/local.yml"
+jobs=""
+for service in "${SERVICES[@]}"; do
+  port=${SERVICE_PORT[$service]}
+  jobs+=$(scrape_job "$service" "127.0.0.1:$port" "127.0.0.1:$((port + 1))")$'\n'
+done
+sed -e 's|@SCRAPE_INTERVAL@|5s|g' -e "s|@CONF_DIR@|$ROOT/deploy/prometheus|g" local.yml.template |
+  fill_placeholders "SCRAPE_JOBS=$jobs" >"$WORK/local.yml"
 promtool check config "$WORK/local.yml"
 # A rule on a family no code registers would never fire.
 for family in $(grep -o 'petstore_[a-z_]*' rules.yml | sort -u); do

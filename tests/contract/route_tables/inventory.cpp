@@ -1,6 +1,14 @@
 #include "inventory/service.h"
 #include "route_tables/route_table.h"
 
-petstore::contract::Operations petstore::contract::inventory_operations() {
+namespace petstore::contract {
+namespace {
+
+Operations operations() {
   return operations_of(inventory::InventoryService(offline_config("inventory"), inventory::Topics{}));
 }
+
+const RouteTable kTable(operations);
+
+}  // namespace
+}  // namespace petstore::contract

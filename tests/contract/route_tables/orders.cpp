@@ -1,7 +1,15 @@
 #include "orders/service.h"
 #include "route_tables/route_table.h"
 
-petstore::contract::Operations petstore::contract::orders_operations() {
+namespace petstore::contract {
+namespace {
+
+Operations operations() {
   return operations_of(
       orders::OrdersService(offline_config("orders"), orders::Topics{}, orders::AnswerWait{}));
 }
+
+const RouteTable kTable(operations);
+
+}  // namespace
+}  // namespace petstore::contract

@@ -1,6 +1,14 @@
 #include "pets/service.h"
 #include "route_tables/route_table.h"
 
-petstore::contract::Operations petstore::contract::pets_operations() {
+namespace petstore::contract {
+namespace {
+
+Operations operations() {
   return operations_of(pets::PetsService(offline_config("pets"), pets::Topics{}));
 }
+
+const RouteTable kTable(operations);
+
+}  // namespace
+}  // namespace petstore::contract

@@ -11,11 +11,25 @@ namespace petstore::contract {
 
 using Operations = std::set<std::string>;  // "GET /pets/{petId}"
 
-// One function per service, each compiled against only that service's headers
-// (the services' headers share names such as service.h).
-Operations pets_operations();
-Operations orders_operations();
-Operations inventory_operations();
+// Each service's route table: route_tables/<service>.cpp, one a service
+// of services/services.txt, registers its own with a RouteTable, which
+// links itself into a list at start (no allocation, so nothing to throw).
+class RouteTable {
+ public:
+  using OperationsOf = Operations (*)();
+  explicit RouteTable(OperationsOf of) noexcept : operations_(of), next_(first()) { first() = this; }
+  [[nodiscard]] Operations operations() const { return operations_(); }
+  [[nodiscard]] const RouteTable* next() const { return next_; }
+  // The last registered; each names the one before it.
+  static const RouteTable*& first() noexcept {
+    static const RouteTable* last = nullptr;
+    return last;
+  }
+
+ private:
+  OperationsOf operations_;
+  const RouteTable* next_;
+};
 
 // Constructing a service opens no connection; only its route table is used.
 inline config::ServiceConfig offline_config(const std::string& service) {
