@@ -53,6 +53,20 @@ bool is_service_source(std::string_view s) {
   return std::ranges::any_of(kKinds, [&](const KindInfo& k) { return !k.source.empty() && k.source == s; });
 }
 
+// Whether the data's `member` is the subject: an API key's id as text
+// (`text`), or a decimal id (`id`).
+bool names_subject(const rapidjson::Value& data, const std::string& member, bool key, std::string_view text,
+                   std::int64_t id) {
+  if (!data.IsObject() || !data.HasMember(member.c_str())) {
+    return false;
+  }
+  const auto& v = data[member.c_str()];
+  if (key) {
+    return v.IsString() && std::string_view(v.GetString(), v.GetStringLength()) == text;
+  }
+  return v.IsInt64() && v.GetInt64() == id;
+}
+
 }  // namespace
 
 std::int64_t key_subject(std::string_view id) {
@@ -177,13 +191,8 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
     bad("bad_data", "data " + *problem);
     return std::nullopt;
   }
-  // The subject, named in the data: a decimal id, or an API key's id as text.
   const std::string id_member(info(*kind).id_member);
-  const auto* named = doc.IsObject() && doc.HasMember(id_member.c_str()) ? &doc[id_member.c_str()] : nullptr;
-  if (named == nullptr ||
-      (*kind == Kind::ApiKeys
-           ? !named->IsString() || std::string_view(named->GetString(), named->GetStringLength()) != subject
-           : !named->IsInt64() || named->GetInt64() != e.subject)) {
+  if (!names_subject(doc, id_member, *kind == Kind::ApiKeys, subject, e.subject)) {
     bad("bad_data", "data." + id_member + " is not the subject");
     return std::nullopt;
   }

@@ -287,6 +287,16 @@ TEST(Verify, KeyManagementFollowsTheKeysLifeCycle) {
   EXPECT_EQ(rules(log.verify()), Rules{"after_revocation"});
 }
 
+TEST(Verify, TheDataNamesTheSubjectInItsKindsMember) {
+  Log log;
+  log.add("p", "pet.created", 10, 1, R"({"id":11,"name":"Rex","categoryId":3,"status":"available"})");
+  log.add("i", "inventory.stock_set", 12, 1, R"({"petId":13,"quantity":5})");
+  const auto r = log.verify();
+  ASSERT_EQ(rules(r), (Rules{"bad_data", "bad_data"}));
+  EXPECT_EQ(r.findings[0].detail, "data.id is not the subject");
+  EXPECT_EQ(r.findings[1].detail, "data.petId is not the subject");
+}
+
 TEST(Verify, KeyEventsMustNameTheirKeyAndBeWhatTheAdminApiWrites) {
   Log log;
   // Version 1 is not an issue; a fixed plan with other limits; a subject
