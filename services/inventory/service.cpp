@@ -14,7 +14,7 @@ InventoryService::InventoryService(const config::ServiceConfig& cfg, Topics topi
     : topics_(std::move(topics)),
       keys_(cfg.prefix),
       platform_(cfg, keys_.space()),
-      projection_(keys_),
+      projection_(InventoryModel(keys_)),
       read_(platform_.reads(), keys_),
       owners_(platform_.pool(), keys_.space().owners(topics_.inventory)),
       writer_(platform_.producer(), platform_.writer_settings(topics_.inventory, "inventory"), &owners_),

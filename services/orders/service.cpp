@@ -13,7 +13,7 @@ OrdersService::OrdersService(const config::ServiceConfig& cfg, Topics topics, An
     : topics_(std::move(topics)),
       keys_(cfg.prefix),
       platform_(cfg, keys_.space()),
-      projection_(keys_),
+      projection_(OrdersModel(keys_)),
       read_(platform_.reads(), keys_),
       owners_(platform_.pool(), keys_.space().owners(topics_.orders)),
       writer_(platform_.producer(), platform_.writer_settings(topics_.orders, "orders"), &owners_),

@@ -24,7 +24,7 @@ PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
     : topics_(std::move(topics)),
       keys_(cfg.prefix),
       platform_(cfg, keys_.space()),
-      projection_(keys_),
+      projection_(PetsModel(keys_)),
       read_(platform_.reads(), keys_),
       write_(platform_.pool(), platform_.catch_up(), read_, projection_, keys_, topics_,
              write_settings(cfg, platform_.longest_append())),

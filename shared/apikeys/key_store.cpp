@@ -92,7 +92,7 @@ std::optional<KeyRecord> KeyStore::find(const std::string& id) {
 std::vector<KeyRecord> KeyStore::list() {
   return pool_.run_idempotent([&](redis::Connection& c) {
     std::vector<KeyRecord> out;
-    const auto ids = c.command({"ZRANGE", registry_.index_key(), "0", "-1"});
+    const auto ids = c.command({"ZRANGE", registry_.model().index_key(), "0", "-1"});
     const auto& r = redis::expect_ok(ids);
     std::vector<std::string> names;
     names.reserve(r.elements);

@@ -18,9 +18,9 @@ inline constexpr std::int64_t kMaxExactInteger = (std::int64_t{1} << 53) - 1;
 // is a bad record: std::invalid_argument, which projections log and skip.
 // Unknown members are ignored so producers may add fields (docs/events.md).
 // An integer must be exact as a JSON number in every reader, within
-// +-kMaxExactInteger: JavaScript consumers and the projections' Lua (cjson
-// reads numbers as doubles) hold those exactly, and every id, version,
-// quantity and limit the services write is one of them.
+// +-kMaxExactInteger: JavaScript consumers (and any reader that holds
+// numbers as doubles) hold those exactly, and every id, version, quantity
+// and limit the services write is one of them.
 class EventFields {
  public:
   explicit EventFields(std::string_view data);

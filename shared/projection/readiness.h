@@ -30,7 +30,7 @@ struct RebuildProgress {
 // Whether one service's read model may be decided on: it is when its ready
 // marker (es::KeySpace::ready_marker) is present. A wipe takes the marker
 // with everything else; a projection that finds its positions lost deletes
-// it (apply_prelude.lua). Every replica watches the marker; on finding it
+// it (project.lua). Every replica watches the marker; on finding it
 // gone it takes the end of every partition of the service's topics as the
 // target and waits until the projection (of whichever replica owns each
 // partition; Runner replays lost partitions from their start) has applied

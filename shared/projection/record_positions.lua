@@ -2,7 +2,7 @@
 -- (projection::record_positions), never moving a position backwards, and
 -- never over a read model that lost what the consumer applied: a partition
 -- whose recorded position is below the one the consumer last recorded or
--- applied there is left alone (the consumer replays it; apply_prelude.lua
+-- applied there is left alone (the consumer replays it; project.lua
 -- refuses the same way).
 -- KEYS[1] hash of positions
 -- ARGV[1] JSON array: {"partition": "<topic>:<partition>", "offset": "<n>",

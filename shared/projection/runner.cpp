@@ -1,9 +1,11 @@
 #include "projection/runner.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "embedded/record_positions.lua.h"
+#include "events/kafka_binding.h"
 #include "json/writer.h"
 #include "log/log.h"
 #include "redis/script.h"
@@ -208,14 +210,47 @@ void Runner::record_markers(kafka::Consumer& consumer) {
 
 std::set<kafka::TopicPartition> apply_batch(redis::Connection& conn, Applier& applier,
                                             const std::vector<kafka::Message>& batch, Applied& applied) {
+  // Each record's event, and the Applier of its topic.
+  std::vector<std::optional<events::Envelope>> envelopes(batch.size());
+  std::map<Applier*, std::vector<std::size_t>> by_applier;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const auto& m = batch[i];
+    try {
+      envelopes[i] = events::from_message(m);
+    } catch (const std::invalid_argument& e) {
+      log::error("projection: skipping {}:{}@{}: not a CloudEvent: {}", m.topic, m.partition, m.offset,
+                 e.what());
+    }
+    by_applier[&applier.route(m.topic)].push_back(i);
+  }
+  std::vector<Step> steps(batch.size());
+  for (const auto& [target, records] : by_applier) {
+    std::vector<const events::Envelope*> events;
+    events.reserve(records.size());
+    for (const auto i : records) {
+      events.push_back(envelopes[i] ? &*envelopes[i] : nullptr);
+    }
+    auto folded = target->fold(conn, events);
+    for (std::size_t j = 0; j < records.size(); ++j) {
+      steps[records[j]] = std::move(folded[j]);
+    }
+  }
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (!steps[i].invalid.empty()) {
+      log::error("projection: skipping {}:{}@{}: not a valid event: {}", batch[i].topic, batch[i].partition,
+                 batch[i].offset, steps[i].invalid);
+    }
+  }
   // Applying is idempotent per record, so after a lost script cache the
   // batch is simply sent again (redis::pipeline_scripts).
-  const auto scripts = [&applier] { return applier.scripts(); };
+  const auto scripts = [] { return std::vector<const redis::Script*>{&project_script()}; };
   const auto replies = redis::pipeline_scripts(conn, scripts, batch.size(), [&](redis::Connection& c) {
     Applied chain = applied;
-    for (const auto& m : batch) {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const auto& m = batch[i];
       const auto at = chain.try_emplace({m.topic, m.partition}, -1).first;
-      applier.queue(c, m, at->second);
+      queue_step(c, steps[i], m.topic + ":" + std::to_string(m.partition),
+                 std::to_string(m.offset) + "/" + std::to_string(at->second));
       at->second = m.offset;
     }
   });
@@ -236,26 +271,6 @@ std::set<kafka::TopicPartition> apply_batch(redis::Connection& conn, Applier& ap
     }
   }
   return gaps;
-}
-
-void ByTopic::queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) {
-  const auto it = routes_.find(message.topic);
-  if (it == routes_.end()) {
-    throw std::logic_error("projection: no applier for topic " + message.topic);
-  }
-  it->second->queue(conn, message, previous);
-}
-
-std::vector<const redis::Script*> ByTopic::scripts() const {
-  std::vector<const redis::Script*> out;
-  for (const auto& [topic, applier] : routes_) {
-    for (const auto* s : applier->scripts()) {
-      if (std::find(out.begin(), out.end(), s) == out.end()) {
-        out.push_back(s);
-      }
-    }
-  }
-  return out;
 }
 
 }  // namespace petstore::projection

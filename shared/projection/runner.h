@@ -13,6 +13,7 @@
 
 #include "es/key_space.h"
 #include "kafka/consumer.h"
+#include "projection/applier.h"
 #include "redis/pool.h"
 #include "redis/script.h"
 
@@ -22,24 +23,9 @@ namespace petstore::projection {
 // last record it applied, or -1 when it started at the partition's beginning.
 using Applied = std::map<kafka::TopicPartition, std::int64_t>;
 
-// A service's projection logic: how one consumed event is applied to Redis.
-// Implementations queue exactly one command per message on the pipeline, a
-// script that applies the event and records its offset atomically, so a crash
-// between the two is impossible and redelivery is detected by the offset.
-// `previous` is the offset this consumer applied before `message` in its
-// partition (-1 from the beginning): a read model whose recorded position is
-// below it has lost what was applied, and the script answers 'gap' instead of
-// applying (apply_prelude.lua).
-class Applier {
- public:
-  virtual ~Applier() = default;
-  virtual void queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) = 0;
-  // Every script queue() may use, so they can be loaded before pipelining.
-  [[nodiscard]] virtual std::vector<const redis::Script*> scripts() const = 0;
-};
-
-// Applies a batch of consumed records through one Redis pipeline, one
-// queued script per record, and checks every reply. If Redis lost its script
+// Applies a batch of consumed records: each Applier folds its records (one
+// round trip to read what the folds need), then one pipeline runs
+// project.lua once per record, and every reply is checked. If Redis lost its script
 // cache the batch is sent again after loading the scripts (applying is
 // idempotent per record). Throws redis::CommandError or redis::Unavailable;
 // the caller retries the whole batch. The one path from the log to a read
@@ -52,19 +38,6 @@ class Applier {
 // model's own position.
 std::set<kafka::TopicPartition> apply_batch(redis::Connection& conn, Applier& applier,
                                             const std::vector<kafka::Message>& batch, Applied& applied);
-
-// Routes each record to the Applier of its topic: one pipeline can then carry
-// the records of several services' topics (petstore-audit's rebuild). A
-// record of a topic with no Applier is a programming error.
-class ByTopic : public Applier {
- public:
-  void add(const std::string& topic, Applier& applier) { routes_[topic] = &applier; }
-  void queue(redis::Connection& conn, const kafka::Message& message, std::int64_t previous) override;
-  [[nodiscard]] std::vector<const redis::Script*> scripts() const override;
-
- private:
-  std::map<std::string, Applier*, std::less<>> routes_;
-};
 
 // The offset of the last record applied in each of `partitions`, as the
 // hash `positions_key` records it ("<topic>:<partition>" -> offset); a

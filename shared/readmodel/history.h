@@ -10,7 +10,7 @@ namespace petstore::readmodel {
 
 // Every service's projection keeps each aggregate's events, in CloudEvents'
 // structured JSON, in the sorted set "<aggregate key>:history" with the
-// version as score (shared/projection/apply_prelude.lua). It is a read model
+// version as score (shared/projection/project.lua). It is a read model
 // like any other: rebuilt from the log, and compared by petstore-audit's
 // rebuild.
 inline std::string history_key(const std::string& aggregate_key) {

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,13 +26,13 @@ class Lister {
  public:
   explicit Lister(redis::Multiplexer& reads);
 
-  template <typename T, size_t N, typename Make>
+  template <typename T, typename Make>
   Page<T> page(const std::string& index, const std::string& hash_prefix,
-               const std::array<std::string_view, N>& fields, const PageRequest& req, Make make) {
+               std::span<const std::string_view> fields, const PageRequest& req, Make make) {
     const auto reply = fetch(index, hash_prefix, {fields.begin(), fields.end()}, req);
     const auto& r = redis::expect_ok(reply);
     Page<T> out;
-    const size_t stride = N + 1;
+    const size_t stride = fields.size() + 1;
     std::int64_t last = 0;  // the last id looked at
     for (size_t i = 0; i + stride <= r.elements; i += stride) {
       if (static_cast<std::int64_t>(out.items.size()) == req.limit) {
@@ -62,8 +63,7 @@ class Lister {
 
 // HMGET key field...: the single-item read matching a list's fields. The
 // arguments view `key`, which must outlive them.
-template <size_t N>
-redis::Args hmget(const std::string& key, const std::array<std::string_view, N>& fields) {
+inline redis::Args hmget(const std::string& key, std::span<const std::string_view> fields) {
   redis::Args args{"HMGET", key};
   args.insert(args.end(), fields.begin(), fields.end());
   return args;

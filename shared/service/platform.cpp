@@ -70,7 +70,7 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
         s.self = cfg.advertised_url;
         return s;
       }()),
-      key_registry_(keys, cfg.prefix),
+      key_registry_(apikeys::KeyModel(keys, cfg.prefix)),
       api_keys_(commands_, key_registry_, pool_, reads_, cfg.prefix, cfg.apikeys_topic),
       readiness_(producer_, pool_, keys, cfg.service) {}
 

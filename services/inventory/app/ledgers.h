@@ -8,8 +8,8 @@
 #include "inventory/app/writer.h"
 #include "inventory/domain/events.h"
 #include "inventory/domain/item.h"
+#include "projection/applier.h"
 #include "projection/reactor.h"
-#include "projection/script_applier.h"
 #include "trace/context.h"
 
 namespace petstore::inventory {

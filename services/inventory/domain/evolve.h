@@ -10,15 +10,15 @@
 namespace petstore::inventory {
 
 // One pet's stock ledger as a pure fold of its events, with what it recorded
-// for each order: the rules of projection/apply.lua, which the read model
-// follows and an auditor replays (tools/petstore-audit).
+// for each order: what the read model holds (the projection folds with it)
+// and an auditor replays (tools/petstore-audit).
 struct Ledger {
   Item item;
   std::map<std::int64_t, Reservation> orders;
 };
 
 // An event whose version is not above the ledger's is a duplicate and changes
-// nothing; returns whether it was applied. Like apply.lua, a release or
+// nothing; returns whether it was applied. A release or
 // consumption returns the units the order actually holds (none if it holds
 // no reservation); judging such an event is the audit's job.
 bool evolve(Ledger& ledger, const Event& event, std::int64_t version, const std::string& time);

@@ -8,7 +8,7 @@
 
 namespace petstore::inventory {
 
-// Every Redis key of the inventory read model; apply.lua writes them.
+// Every Redis key of the inventory read model; records.h says what each holds.
 class InventoryKeys {
  public:
   explicit InventoryKeys(const std::string& prefix) : space_(prefix, "inventory") {}
@@ -19,7 +19,7 @@ class InventoryKeys {
 
   [[nodiscard]] std::string item_prefix() const { return space_.key("item:"); }
   [[nodiscard]] std::string item(std::int64_t pet) const { return item_prefix() + std::to_string(pet); }
-  // order id -> "reserved:<n>" | "refused:<reason>" | "released:<n>" | "consumed:<n>"
+  // order id -> what the ledger recorded for it, "<reserved|refused|released|consumed>:<units>"
   [[nodiscard]] std::string reservations(std::int64_t pet) const { return item(pet) + ":orders"; }
   // Sorted sets (score = pet id) of tracked entries, for cursor-paginated lists.
   [[nodiscard]] std::string all_items() const { return space_.key("items:all"); }

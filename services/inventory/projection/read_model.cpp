@@ -1,36 +1,13 @@
 #include "inventory/projection/read_model.h"
 
-#include <array>
-#include <string_view>
-
 #include "inventory/domain/errors.h"
+#include "inventory/projection/records.h"
 
 namespace petstore::inventory {
 namespace {
 
-constexpr std::array<std::string_view, 7> kItemFields = {"tracked",  "petStatus", "petVersion", "quantity",
-                                                         "reserved", "version",   "updatedAt"};
-
 std::int64_t integer_or_zero(const redisReply& r) {
   return r.type == REDIS_REPLY_NIL ? 0 : redis::as_integer(r);
-}
-
-Item item_from(std::int64_t pet, redisReply* const* v) {
-  Item item;
-  item.pet_id = pet;
-  item.tracked = v[0]->type != REDIS_REPLY_NIL && redis::as_string(*v[0]) == "1";
-  if (v[1]->type != REDIS_REPLY_NIL) {
-    item.pet_status = parse_status(redis::as_string(*v[1])).value_or(PetStatus::Available);
-  }
-  item.pet_version = integer_or_zero(*v[2]);
-  item.quantity = integer_or_zero(*v[3]);
-  item.reserved = integer_or_zero(*v[4]);
-  item.version = integer_or_zero(*v[5]);
-  if (v[6]->type != REDIS_REPLY_NIL) {
-    item.updated_at = std::string(redis::as_string(*v[6]));
-  }
-  item.status = effective_status(item.pet_status, item.quantity, item.reserved);
-  return item;
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include "orders/domain/decide.h"
 #include "orders/domain/order.h"
 #include "orders/projection/read_model.h"
-#include "projection/script_applier.h"
+#include "projection/applier.h"
 #include "util/rendezvous.h"
 
 namespace petstore::orders {

@@ -9,7 +9,7 @@
 
 namespace petstore::orders {
 
-// Every Redis key of the orders read model; apply.lua writes them.
+// Every Redis key of the orders read model; records.h says what each holds.
 class OrderKeys {
  public:
   explicit OrderKeys(const std::string& prefix) : space_(prefix, "orders") {}

@@ -1,43 +1,9 @@
 #include "orders/projection/read_model.h"
 
-#include <array>
-#include <string_view>
-
 #include "orders/domain/errors.h"
+#include "orders/projection/records.h"
 
 namespace petstore::orders {
-namespace {
-
-constexpr std::array<std::string_view, 8> kOrderFields = {"petId",     "quantity", "shipDate",  "status",
-                                                          "rejection", "version",  "createdAt", "updatedAt"};
-
-std::optional<std::string> optional_text(const redisReply& r) {
-  if (r.type == REDIS_REPLY_NIL) {
-    return std::nullopt;
-  }
-  return std::string(redis::as_string(r));
-}
-
-std::optional<Order> order_from(std::int64_t id, redisReply* const* v) {
-  if (v[0]->type == REDIS_REPLY_NIL) {
-    return std::nullopt;
-  }
-  Order o;
-  o.id = id;
-  o.pet_id = redis::as_integer(*v[0]);
-  o.quantity = redis::as_integer(*v[1]);
-  o.ship_date = optional_text(*v[2]);
-  o.status = parse_order_status(redis::as_string(*v[3])).value_or(OrderStatus::Placed);
-  if (const auto reason = optional_text(*v[4])) {
-    o.rejection = parse_refusal(*reason);
-  }
-  o.version = redis::as_integer(*v[5]);
-  o.created_at = optional_text(*v[6]).value_or("");
-  o.updated_at = optional_text(*v[7]).value_or("");
-  return o;
-}
-
-}  // namespace
 
 ReadModel::ReadModel(redis::Multiplexer& reads, OrderKeys keys)
     : reads_(reads), keys_(std::move(keys)), lister_(reads) {}

@@ -56,7 +56,7 @@ Pet PetCommands::answer(const PetWriter::Outcome& outcome, const std::string& cl
                       "pet " + std::to_string(outcome.id) + ", created by this request, has been deleted");
   }
   for (const auto& appended : outcome.appended) {
-    write_.apply_own(appended, claim);  // a claim is only taken with an event
+    write_.apply_own(appended, outcome.state->category_id, claim);  // a claim is only taken with an event
   }
   return *outcome.state;
 }

@@ -45,8 +45,13 @@ void WritePath::release_claim(std::int64_t category_id, const std::string& token
   }
 }
 
-void WritePath::apply_own(const es::Appended& appended, const std::string& claim_token) {
-  own_.apply(appended, {claim_token});
+void WritePath::apply_own(const es::Appended& appended, std::int64_t category_id,
+                          const std::string& claim_token) {
+  if (claim_token.empty()) {
+    own_.apply(appended);
+    return;
+  }
+  own_.apply(appended, {{"ZREM", keys_.claims(category_id), claim_token}});
 }
 
 }  // namespace petstore::pets

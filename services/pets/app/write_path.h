@@ -57,10 +57,12 @@ class WritePath {
   void release_claim(std::int64_t category_id, const std::string& token) noexcept;
 
   // Applies an event a single writer appended, so the answer is readable at
-  // once from any replica, releasing `claim_token` with it. When the read
-  // model has not reached the event's predecessor yet, waits until the
-  // projection has applied the event.
-  void apply_own(const es::Appended& appended, const std::string& claim_token = "");
+  // once from any replica, releasing the claim `claim_token` on
+  // `category_id` with it (none when empty). When the read model has not
+  // reached the event's predecessor yet, waits until the projection has
+  // applied the event.
+  void apply_own(const es::Appended& appended, std::int64_t category_id = 0,
+                 const std::string& claim_token = "");
 
  private:
   redis::Pool& pool_;

@@ -9,7 +9,7 @@
 
 namespace petstore::pets {
 
-// Every Redis key of the pets read model; apply.lua writes them.
+// Every Redis key of the pets read model; records.h says what each holds.
 class PetKeys {
  public:
   explicit PetKeys(const std::string& prefix) : space_(prefix, "pets") {}
@@ -22,7 +22,7 @@ class PetKeys {
   [[nodiscard]] std::string category_prefix() const { return space_.key("cat:"); }
   [[nodiscard]] std::string pet(std::int64_t id) const { return pet_prefix() + std::to_string(id); }
   [[nodiscard]] std::string category(std::int64_t id) const { return category_prefix() + std::to_string(id); }
-  // category id -> number of pets in it (see apply.lua for why it stands alone)
+  // category id -> number of pets in it (records.cpp says why it stands alone)
   [[nodiscard]] std::string pet_counts() const { return space_.key("cat:counts"); }
   [[nodiscard]] std::string claims(std::int64_t category_id) const {
     return category(category_id) + ":claims";

@@ -1,19 +1,44 @@
 #pragma once
 
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
 #include "pets/domain/events.h"
+#include "pets/domain/pet.h"
 #include "pets/projection/keys.h"
-#include "projection/script_applier.h"
+#include "projection/applier.h"
 
 namespace petstore::pets {
 
-// Applies pets-service events (pets and categories) to Redis with projection/apply.lua: from the log (as the
-// projection's Applier) and, on the write path, a command's own event right
-// after the log acknowledged it (ScriptApplier::apply_own). The script reads
-// the event itself; adding a field to an event touches the domain's codec
-// and this script, nothing here.
-class PetsProjection : public projection::DomainProjection<Event> {
+// The pets read model as projection::Projection folds it: pets and
+// categories (two topics, one read model), each folded with the domain's
+// evolve and held as records.h says.
+class PetsModel {
  public:
-  explicit PetsProjection(const PetKeys& keys);
+  using Event = pets::Event;
+  // One aggregate: a pet or a category, as its events say.
+  struct State {
+    std::optional<Pet> pet;
+    std::optional<Category> category;
+  };
+
+  explicit PetsModel(PetKeys keys) : keys_(std::move(keys)) {}
+
+  [[nodiscard]] const es::KeySpace& space() const { return keys_.space(); }
+  [[nodiscard]] Event decode(const events::Envelope& envelope) const;
+  [[nodiscard]] std::string key(const Event& e) const;
+  [[nodiscard]] std::vector<projection::Command> reads(const std::vector<const Event*>& batch) const;
+  [[nodiscard]] State state(const std::vector<const Event*>& batch,
+                            std::span<const redis::Reply> replies) const;
+  void evolve(State& s, const Event& e, std::int64_t version, const std::string& time) const;
+  [[nodiscard]] projection::Record record(const State& s, const Event& e) const;
+
+ private:
+  PetKeys keys_;
 };
+
+using PetsProjection = projection::Projection<PetsModel>;
 
 }  // namespace petstore::pets

@@ -1,60 +1,9 @@
 #include "pets/projection/read_model.h"
 
-#include <array>
-#include <string_view>
-
 #include "pets/domain/errors.h"
+#include "pets/projection/records.h"
 
 namespace petstore::pets {
-namespace {
-
-std::string str(const redisReply& r) {
-  return std::string(redis::as_string(r));
-}
-
-bool is_nil(const redisReply& r) {
-  return r.type == REDIS_REPLY_NIL;
-}
-
-// Field order shared by the single and list reads.
-constexpr std::array<std::string_view, 8> kPetFields = {"name",      "categoryId", "status",  "version",
-                                                        "createdAt", "updatedAt",  "deleted", "description"};
-constexpr std::array<std::string_view, 4> kCategoryFields = {"name", "description", "version", "deleted"};
-
-std::optional<Pet> pet_from(std::int64_t id, redisReply* const* v) {
-  if (is_nil(*v[0]) || str(*v[6]) != "0") {
-    return std::nullopt;
-  }
-  Pet p;
-  p.id = id;
-  p.name = str(*v[0]);
-  p.category_id = redis::as_integer(*v[1]);
-  p.status = parse_status(redis::as_string(*v[2])).value_or(PetStatus::Available);
-  p.version = redis::as_integer(*v[3]);
-  p.created_at = str(*v[4]);
-  p.updated_at = str(*v[5]);
-  if (!is_nil(*v[7])) {
-    p.description = str(*v[7]);
-  }
-  return p;
-}
-
-// Lists do not show pet counts, so only the single read fetches them.
-std::optional<Category> category_from(std::int64_t id, redisReply* const* v) {
-  if (is_nil(*v[0]) || str(*v[3]) != "0") {
-    return std::nullopt;
-  }
-  Category c;
-  c.id = id;
-  c.name = str(*v[0]);
-  if (!is_nil(*v[1])) {
-    c.description = str(*v[1]);
-  }
-  c.version = redis::as_integer(*v[2]);
-  return c;
-}
-
-}  // namespace
 
 ReadModel::ReadModel(redis::Multiplexer& reads, PetKeys keys)
     : reads_(reads), keys_(std::move(keys)), lister_(reads) {}

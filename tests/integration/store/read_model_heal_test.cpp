@@ -21,8 +21,8 @@
 #include "kafka/consumer.h"
 #include "kafka/group_offsets.h"
 #include "kafka/producer.h"
+#include "projection/applier.h"
 #include "projection/runner.h"
-#include "projection/script_applier.h"
 #include "redis/connection.h"
 #include "support/eventually.h"
 #include "support/http_json.h"
@@ -45,14 +45,23 @@ size_t count(const std::string& text, const std::string& what) {
 // --- the projection's positions, against Redis itself -----------------------
 
 // Records that are not events take the projection's skip path, which runs
-// the same position checks as an event (apply_prelude.lua) and needs no
-// service's script behind them.
-class PositionsOnly : public projection::ScriptApplier {
+// the same position checks as an event (project.lua) and needs no read
+// model's fold behind them.
+class PositionsOnly final : public projection::Applier {
  public:
-  explicit PositionsOnly(const es::KeySpace& space) : ScriptApplier(space, "return 'applied'", "test") {}
+  explicit PositionsOnly(const es::KeySpace& space) : space_(space) {}
 
- protected:
-  void check(const events::Envelope&) const override {}
+  std::vector<projection::Step> fold(redis::Connection& /*conn*/,
+                                     const std::vector<const events::Envelope*>& events) override {
+    std::vector<projection::Step> steps(events.size());
+    for (auto& s : steps) {
+      s.space = &space_;
+    }
+    return steps;
+  }
+
+ private:
+  es::KeySpace space_;
 };
 
 kafka::Message not_an_event(const std::string& topic, std::int64_t offset) {

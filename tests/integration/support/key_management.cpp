@@ -28,7 +28,7 @@ KeyManagement::KeyManagement(redis::Pool& pool, redis::Multiplexer& reads, const
       locks(pool, std::chrono::seconds(10), std::chrono::seconds(3)),
       catch_up(producer, pool, space.offsets(), std::chrono::seconds(5)),
       path(log, locks, catch_up, pool, std::chrono::seconds(10), std::chrono::seconds(5)),
-      registry(space, prefix),
+      registry(apikeys::KeyModel(space, prefix)),
       store(path, registry, pool, reads, prefix, topic) {}
 
 }  // namespace petstore::testing

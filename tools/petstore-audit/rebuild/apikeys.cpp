@@ -6,7 +6,8 @@ namespace petstore::audit {
 ReadModel keys_read_model(const std::string& prefix) {
   ReadModel m;
   m.service = "apikeys";
-  m.applier = std::make_unique<apikeys::KeyRegistry>(es::KeySpace(prefix, m.service), prefix);
+  m.applier =
+      std::make_unique<apikeys::KeyRegistry>(apikeys::KeyModel(es::KeySpace(prefix, m.service), prefix));
   // Names relative to "<prefix>:apikey": the key's lock is write-path
   // coordination, and the rate limiter's counters share the key's record
   // (limit.lua) without being events.

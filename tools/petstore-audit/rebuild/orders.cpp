@@ -5,8 +5,8 @@ namespace petstore::audit {
 
 ReadModel orders_read_model(const std::string& prefix) {
   orders::OrderKeys keys(prefix);
-  return {"orders", std::make_unique<orders::OrdersProjection>(keys), orders::OrderKeys::not_from_log(), "",
-          ""};
+  return {"orders", std::make_unique<orders::OrdersProjection>(orders::OrdersModel(keys)),
+          orders::OrderKeys::not_from_log(), "", ""};
 }
 
 }  // namespace petstore::audit

@@ -56,7 +56,7 @@ TEST(InventoryEvolve, AnEventAtOrBelowTheVersionChangesNothing) {
   EXPECT_EQ(l.item.updated_at, "t3");
 }
 
-// As apply.lua does: settling an order returns the units it actually holds,
+// Settling an order returns the units it actually holds,
 // none for one that holds no reservation, and the ledger records that.
 TEST(InventoryEvolve, SettlingAnOrderWithoutAReservationMovesNoUnits) {
   auto l =
