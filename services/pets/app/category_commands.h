@@ -6,7 +6,6 @@
 
 #include "pets/app/write_path.h"
 #include "pets/app/writers.h"
-#include "pets/domain/commands.h"
 #include "pets/domain/pet.h"
 #include "redis/script.h"
 

@@ -2,7 +2,6 @@
 
 #include <optional>
 
-#include "pets/domain/commands.h"
 #include "pets/domain/events.h"
 #include "pets/domain/pet.h"
 

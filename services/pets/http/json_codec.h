@@ -7,7 +7,6 @@
 
 #include <httplib.h>
 
-#include "pets/domain/commands.h"
 #include "pets/domain/pet.h"
 
 namespace petstore::pets {
