@@ -9,6 +9,7 @@
 #include "pets/domain/events.h"
 #include "pets/domain/evolve.h"
 #include "pets/domain/status_machine.h"
+#include "pets/http/json_codec.h"
 #include "util/overloaded.h"
 
 namespace petstore::audit {
@@ -96,27 +97,19 @@ std::string fold_pet_or_category(const std::vector<AuditEvent>& events) {
     id = e.subject;
     category = e.kind == Kind::Categories;
   }
-  json::Writer w;
-  if (category) {
-    const auto it = state.categories.find(id);
-    if (it == state.categories.end()) {
-      return "null";
-    }
-    const auto& c = it->second;
-    w.begin_object().field("id", c.id).field("name", c.name).optional_field("description", c.description);
-    w.field("version", c.version).end_object();
-  } else {
+  if (!category) {
     const auto it = state.pets.find(id);
-    if (it == state.pets.end()) {
-      return "null";
-    }
-    const auto& p = it->second;
-    w.begin_object().field("id", p.id).field("name", p.name).field("categoryId", p.category_id);
-    w.field("status", to_string(p.status))
-        .optional_field("description", p.description)
-        .field("version", p.version);
-    w.field("createdAt", p.created_at).field("updatedAt", p.updated_at).end_object();
+    // As GET /pet/{petId}/profile shows it.
+    return it == state.pets.end() ? "null" : to_profile_json(it->second);
   }
+  const auto it = state.categories.find(id);
+  if (it == state.categories.end()) {
+    return "null";
+  }
+  const auto& c = it->second;
+  json::Writer w;
+  w.begin_object().field("id", c.id).field("name", c.name).optional_field("description", c.description);
+  w.field("version", c.version).end_object();
   return w.finish();
 }
 
