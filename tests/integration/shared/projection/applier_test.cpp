@@ -56,8 +56,12 @@ class ProjectionApplier : public ::testing::Test {
 TEST_F(ProjectionApplier, TheFoldWritesTheRecordAndKeepsLargeIdsExact) {
   constexpr auto kPet = json::kMaxExactInteger;
   constexpr auto kCategory = json::kMaxExactInteger - 1;
-  const auto created =
-      envelope(PetCreated{kPet, "Rex \"the\" ünïcode", kCategory, PetStatus::Available, "a dog"}, 1);
+  const auto created = envelope(PetCreated{.id = kPet,
+                                           .name = "Rex \"the\" ünïcode",
+                                           .category_id = kCategory,
+                                           .status = PetStatus::Available,
+                                           .description = "a dog"},
+                                1);
   EXPECT_EQ(projection_.apply_own(conn_, created), es::ApplyOutcome::Applied);
   const auto pet = keys_.pet(kPet);
   EXPECT_EQ(field(pet, "categoryId"), "9007199254740990");
@@ -185,10 +189,12 @@ TEST_F(ProjectionApplier, ABatchOfOwnEventsIsAppliedInOnePipelineWithAnOutcomeEa
 // What the decoder refuses is never folded: the record is skipped and only
 // its position recorded.
 TEST_F(ProjectionApplier, ARecordTheDecoderRefusesOnlyMovesThePosition) {
-  auto beyond = envelope(PetCreated{7, "x", 1, PetStatus::Available, std::nullopt}, 1);
+  auto beyond =
+      envelope(PetCreated{.id = 7, .name = "x", .category_id = 1, .status = PetStatus::Available}, 1);
   beyond.data = R"({"id":7,"name":"x","categoryId":9007199254740992,"status":"available"})";
   EXPECT_THROW((void)json::EventFields(beyond.data).integer("categoryId"), std::invalid_argument);
-  auto other = envelope(PetCreated{8, "y", 1, PetStatus::Available, std::nullopt}, 1);
+  auto other =
+      envelope(PetCreated{.id = 8, .name = "y", .category_id = 1, .status = PetStatus::Available}, 1);
   other.subject = "9";  // the payload names pet 8
 
   std::vector<kafka::Message> batch;

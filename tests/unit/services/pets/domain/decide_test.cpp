@@ -8,7 +8,13 @@ namespace petstore::pets {
 namespace {
 
 Pet rex(PetStatus status = PetStatus::Available) {
-  return Pet{7, "Rex", 3, status, 4, "t0", "t1", std::nullopt};
+  return Pet{.id = 7,
+             .name = "Rex",
+             .category_id = 3,
+             .status = status,
+             .version = 4,
+             .created_at = "t0",
+             .updated_at = "t1"};
 }
 
 DomainError::Kind kind_of(const std::function<void()>& f) {
@@ -22,20 +28,21 @@ DomainError::Kind kind_of(const std::function<void()>& f) {
 }
 
 TEST(DecideCreatePet, DefaultsToAvailable) {
-  const auto e = decide_create_pet(9, {"Rex", 3, std::nullopt, std::nullopt});
+  const auto e = decide_create_pet(9, {.name = "Rex", .category_id = 3});
   EXPECT_EQ(e.id, 9);
   EXPECT_EQ(e.status, PetStatus::Available);
   EXPECT_EQ(e.category_id, 3);
 }
 
 TEST(DecideCreatePet, RefusesBadNames) {
-  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"", 3, {}, std::nullopt}); }), DomainError::Kind::Invalid);
-  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"   ", 3, {}, std::nullopt}); }), DomainError::Kind::Invalid);
-  EXPECT_EQ(kind_of([] {
-              decide_create_pet(1, {std::string(101, 'a'), 3, {}, std::nullopt});
-            }),
+  EXPECT_EQ(kind_of([] { decide_create_pet(1, {.name = "", .category_id = 3}); }),
             DomainError::Kind::Invalid);
-  EXPECT_EQ(kind_of([] { decide_create_pet(1, {"a\nb", 3, {}, std::nullopt}); }), DomainError::Kind::Invalid);
+  EXPECT_EQ(kind_of([] { decide_create_pet(1, {.name = "   ", .category_id = 3}); }),
+            DomainError::Kind::Invalid);
+  EXPECT_EQ(kind_of([] { decide_create_pet(1, {.name = std::string(101, 'a'), .category_id = 3}); }),
+            DomainError::Kind::Invalid);
+  EXPECT_EQ(kind_of([] { decide_create_pet(1, {.name = "a\nb", .category_id = 3}); }),
+            DomainError::Kind::Invalid);
 }
 
 TEST(DecideCreatePet, CountsCharactersNotBytes) {
@@ -43,8 +50,8 @@ TEST(DecideCreatePet, CountsCharactersNotBytes) {
   for (int i = 0; i < 100; ++i) {
     hundred_cats += "\xF0\x9F\x90\x88";  // U+1F408, four bytes
   }
-  EXPECT_NO_THROW(decide_create_pet(1, {hundred_cats, 3, {}, std::nullopt}));
-  EXPECT_THROW(decide_create_pet(1, {hundred_cats + "x", 3, {}, std::nullopt}), DomainError);
+  EXPECT_NO_THROW(decide_create_pet(1, {.name = hundred_cats, .category_id = 3}));
+  EXPECT_THROW(decide_create_pet(1, {.name = hundred_cats + "x", .category_id = 3}), DomainError);
 }
 
 TEST(DecideReplacePet, NoChangeMeansNoEvent) {
@@ -107,12 +114,14 @@ TEST(DecideReplacePet, ADescriptionIsPartOfTheState) {
   EXPECT_EQ(set->description, "brown");
   auto described = rex();
   described.description = "brown";
-  EXPECT_FALSE(decide_replace_pet(described, {"Rex", 3, std::nullopt, std::string("brown")}).has_value());
-  const auto removed = decide_replace_pet(described, {"Rex", 3, std::nullopt, std::nullopt});
+  EXPECT_FALSE(
+      decide_replace_pet(described, {.name = "Rex", .category_id = 3, .description = std::string("brown")})
+          .has_value());
+  const auto removed = decide_replace_pet(described, {.name = "Rex", .category_id = 3});
   ASSERT_TRUE(removed.has_value());
   EXPECT_FALSE(removed->description.has_value());
   EXPECT_EQ(kind_of([] {
-              decide_create_pet(1, {"Rex", 3, {}, std::string(1001, 'a')});
+              decide_create_pet(1, {.name = "Rex", .category_id = 3, .description = std::string(1001, 'a')});
             }),
             DomainError::Kind::Invalid);
 }

@@ -23,14 +23,23 @@ TEST_P(EveryEvent, MatchesItsPublishedSchema) {
 
 INSTANTIATE_TEST_SUITE_P(
     Pets, EveryEvent,
-    ::testing::Values(Event{PetCreated{9007199254740991, "Rex \"the\" ü", 2, PetStatus::Sold, std::nullopt}},
-                      Event{PetCreated{5, "Rex", 2, PetStatus::Available, std::string("brown, \"loud\"")}},
-                      Event{PetUpdated{1, "Max", 3, PetStatus::Pending, std::nullopt}},
-                      Event{PetUpdated{1, "Max", 3, PetStatus::Pending, std::string("d")}},
-                      Event{PetStatusChanged{1, PetStatus::Available, PetStatus::Pending}},
-                      Event{PetDeleted{1}}, Event{CategoryCreated{2, "Dogs", std::string("d")}},
-                      Event{CategoryCreated{2, "Dogs", std::nullopt}},
-                      Event{CategoryUpdated{2, "Hounds", std::nullopt}}, Event{CategoryDeleted{2}}));
+    ::testing::Values(
+        Event{PetCreated{
+            .id = 9007199254740991, .name = "Rex \"the\" ü", .category_id = 2, .status = PetStatus::Sold}},
+        Event{PetCreated{.id = 5,
+                         .name = "Rex",
+                         .category_id = 2,
+                         .status = PetStatus::Available,
+                         .description = std::string("brown, \"loud\"")}},
+        Event{PetUpdated{.id = 1, .name = "Max", .category_id = 3, .status = PetStatus::Pending}},
+        Event{PetUpdated{.id = 1,
+                         .name = "Max",
+                         .category_id = 3,
+                         .status = PetStatus::Pending,
+                         .description = std::string("d")}},
+        Event{PetStatusChanged{1, PetStatus::Available, PetStatus::Pending}}, Event{PetDeleted{1}},
+        Event{CategoryCreated{2, "Dogs", std::string("d")}}, Event{CategoryCreated{2, "Dogs", std::nullopt}},
+        Event{CategoryUpdated{2, "Hounds", std::nullopt}}, Event{CategoryDeleted{2}}));
 
 // Schema evolution (docs/events.md): a version 1 record, written before
 // pets had descriptions, decodes as a pet without one and still matches the

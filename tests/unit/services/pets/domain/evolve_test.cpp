@@ -8,7 +8,8 @@ namespace {
 TEST(Evolve, FoldsAPetsLife) {
   Catalogue s;
   EXPECT_TRUE(evolve(s, CategoryCreated{1, "Dogs", std::nullopt}, 1, "t1"));
-  EXPECT_TRUE(evolve(s, PetCreated{2, "Rex", 1, PetStatus::Available, std::nullopt}, 1, "t2"));
+  EXPECT_TRUE(evolve(s, PetCreated{.id = 2, .name = "Rex", .category_id = 1, .status = PetStatus::Available},
+                     1, "t2"));
   EXPECT_EQ(s.categories[1].pet_count, 1);
   EXPECT_TRUE(evolve(s, PetStatusChanged{2, PetStatus::Available, PetStatus::Pending}, 2, "t3"));
   EXPECT_EQ(s.pets[2].status, PetStatus::Pending);
@@ -23,12 +24,14 @@ TEST(Evolve, FoldsAPetsLife) {
 TEST(Evolve, DuplicatesAndOldEventsChangeNothing) {
   Catalogue s;
   evolve(s, CategoryCreated{1, "Dogs", std::nullopt}, 1, "t");
-  evolve(s, PetCreated{2, "Rex", 1, PetStatus::Available, std::nullopt}, 1, "t");
-  EXPECT_FALSE(evolve(s, PetCreated{2, "Rex", 1, PetStatus::Available, std::nullopt}, 1, "t"));
+  evolve(s, PetCreated{.id = 2, .name = "Rex", .category_id = 1, .status = PetStatus::Available}, 1, "t");
+  EXPECT_FALSE(evolve(s, PetCreated{.id = 2, .name = "Rex", .category_id = 1, .status = PetStatus::Available},
+                      1, "t"));
   EXPECT_EQ(s.categories[1].pet_count, 1);
   evolve(s, PetDeleted{2}, 2, "t");
   // A redelivered create must not resurrect a deleted pet.
-  EXPECT_FALSE(evolve(s, PetCreated{2, "Rex", 1, PetStatus::Available, std::nullopt}, 1, "t"));
+  EXPECT_FALSE(evolve(s, PetCreated{.id = 2, .name = "Rex", .category_id = 1, .status = PetStatus::Available},
+                      1, "t"));
   EXPECT_FALSE(s.pets.contains(2));
 }
 
@@ -36,8 +39,8 @@ TEST(Evolve, MovingAPetMovesTheCount) {
   Catalogue s;
   evolve(s, CategoryCreated{1, "Dogs", std::nullopt}, 1, "t");
   evolve(s, CategoryCreated{2, "Cats", std::nullopt}, 1, "t");
-  evolve(s, PetCreated{3, "Rex", 1, PetStatus::Available, std::nullopt}, 1, "t");
-  evolve(s, PetUpdated{3, "Rex", 2, PetStatus::Available, std::nullopt}, 2, "t");
+  evolve(s, PetCreated{.id = 3, .name = "Rex", .category_id = 1, .status = PetStatus::Available}, 1, "t");
+  evolve(s, PetUpdated{.id = 3, .name = "Rex", .category_id = 2, .status = PetStatus::Available}, 2, "t");
   EXPECT_EQ(s.categories[1].pet_count, 0);
   EXPECT_EQ(s.categories[2].pet_count, 1);
 }
@@ -51,7 +54,7 @@ namespace {
 TEST(Evolve, PetCountsDoNotDependOnTopicOrder) {
   // Replaying two topics gives no order between a pet and its category.
   Catalogue s;
-  evolve(s, PetCreated{3, "Rex", 1, PetStatus::Available, std::nullopt}, 1, "t");
+  evolve(s, PetCreated{.id = 3, .name = "Rex", .category_id = 1, .status = PetStatus::Available}, 1, "t");
   evolve(s, CategoryCreated{1, "Dogs", std::nullopt}, 1, "t");
   EXPECT_EQ(s.categories[1].pet_count, 1);
 }
@@ -59,9 +62,14 @@ TEST(Evolve, PetCountsDoNotDependOnTopicOrder) {
 // One pet's fold, as the pets topic's single writer keeps it: the same pet
 // the Catalogue holds after the same events, and none once deleted.
 TEST(Evolve, OnePetsFoldIsTheCataloguesPet) {
-  const std::vector<Event> life{PetCreated{2, "Rex", 1, PetStatus::Available, std::nullopt},
-                                PetUpdated{2, "Max", 4, PetStatus::Available, "a good dog"},
-                                PetStatusChanged{2, PetStatus::Available, PetStatus::Sold}};
+  const std::vector<Event> life{
+      PetCreated{.id = 2, .name = "Rex", .category_id = 1, .status = PetStatus::Available},
+      PetUpdated{.id = 2,
+                 .name = "Max",
+                 .category_id = 4,
+                 .status = PetStatus::Available,
+                 .description = "a good dog"},
+      PetStatusChanged{2, PetStatus::Available, PetStatus::Sold}};
   Catalogue s;
   std::optional<Pet> pet;
   std::int64_t version = 0;
@@ -88,7 +96,7 @@ TEST(Evolve, OneCategorysFoldIsTheCataloguesBarItsPetCount) {
   std::optional<Category> category;
   const std::vector<Event> life{CategoryCreated{1, "Dogs", std::nullopt},
                                 CategoryUpdated{1, "Hounds", "loud"}};
-  evolve(s, PetCreated{2, "Rex", 1, PetStatus::Available, std::nullopt}, 1, "t");
+  evolve(s, PetCreated{.id = 2, .name = "Rex", .category_id = 1, .status = PetStatus::Available}, 1, "t");
   std::int64_t version = 0;
   for (const auto& e : life) {
     ++version;

@@ -53,8 +53,15 @@ TEST(PetRecord, ADeletedPetIsATombstoneInNoListOrCount) {
 TEST(PetsModel, MovingAPetMovesItsListsAndCount) {
   const PetsModel model(keys());
   PetsModel::State s;
-  s.pet = Pet{5, "Rex", 2, PetStatus::Available, 1, "t0", "t0", std::nullopt};
-  const Event moved = PetUpdated{5, "Rex", 3, PetStatus::Available, "big"};
+  s.pet = Pet{.id = 5,
+              .name = "Rex",
+              .category_id = 2,
+              .status = PetStatus::Available,
+              .version = 1,
+              .created_at = "t0",
+              .updated_at = "t0"};
+  const Event moved = PetUpdated{
+      .id = 5, .name = "Rex", .category_id = 3, .status = PetStatus::Available, .description = "big"};
   const auto before = model.record(s, moved);
   model.evolve(s, moved, 2, "t1");
   const auto out = projection::effect(keys().pet(5), "5", before, model.record(s, moved));
@@ -69,7 +76,7 @@ TEST(PetsModel, MovingAPetMovesItsListsAndCount) {
 }
 
 TEST(CategoryRecord, ADeletedCategoryTakesItsClaimsAndClosingMarkWithIt) {
-  const auto live = category_record(keys(), Category{4, "Dogs", std::nullopt, 1, 0});
+  const auto live = category_record(keys(), Category{.id = 4, .name = "Dogs", .version = 1, .pet_count = 0});
   const auto gone = category_record(keys(), std::nullopt);
   EXPECT_EQ(live.indexes, (std::map<std::string, std::string>{{keys().all_categories(), "4"}}));
   const auto out = projection::effect(keys().category(4), "4", live, gone);
