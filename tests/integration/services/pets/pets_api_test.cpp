@@ -5,6 +5,7 @@
 
 #include "events/envelope.h"
 #include "events/kafka_binding.h"
+#include "pets/domain/events.h"
 #include "support/http_json.h"
 #include "support/service_process.h"
 #include "support/stack.h"
@@ -334,8 +335,11 @@ TEST_F(PetsApi, EventsAreCloudEventsKeyedByAggregateWithGaplessVersions) {
     const auto e = events::from_message(m);  // throws if any ce_* attribute is missing
     EXPECT_EQ(e.aggregate_id(), id);
     EXPECT_EQ(e.source, "/petstore/pets");
-    // pet.created is at schema version 2 (the optional description), the rest at 1.
-    EXPECT_EQ(e.schema_version, e.type == "io.petstore.pet.created" ? 2 : 1);
+    // pet.created is at its schema's current version (2 or later: the
+    // optional description), the rest at 1.
+    EXPECT_EQ(e.schema_version, e.type == "io.petstore.pet.created"
+                                    ? pets::schema_version_of(pets::Event{pets::PetCreated{}})
+                                    : 1);
     EXPECT_EQ(*m.header("ce_dataschema"), events::dataschema_for(e.type, e.schema_version));
     EXPECT_EQ(*m.header("content-type"), "application/json");
     seen.emplace_back(e.type, e.version);
