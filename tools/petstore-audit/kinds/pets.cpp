@@ -4,12 +4,10 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "json/writer.h"
 #include "kind_module.h"
 #include "pets/domain/events.h"
 #include "pets/domain/evolve.h"
 #include "pets/domain/status_machine.h"
-#include "pets/http/json_codec.h"
 #include "util/overloaded.h"
 
 namespace petstore::audit {
@@ -86,31 +84,6 @@ class PetsChecker final : public KindChecker {
 
 std::unique_ptr<KindChecker> make_pets_checker() {
   return std::make_unique<PetsChecker>();
-}
-
-std::string fold_pet_or_category(const std::vector<AuditEvent>& events) {
-  Catalogue state;
-  std::int64_t id = 0;
-  bool category = false;
-  for (const auto& e : events) {
-    evolve(state, decode(e.type, e.data), e.version, e.time);
-    id = e.subject;
-    category = e.kind == Kind::Categories;
-  }
-  if (!category) {
-    const auto it = state.pets.find(id);
-    // As GET /pet/{petId}/profile shows it.
-    return it == state.pets.end() ? "null" : to_profile_json(it->second);
-  }
-  const auto it = state.categories.find(id);
-  if (it == state.categories.end()) {
-    return "null";
-  }
-  const auto& c = it->second;
-  json::Writer w;
-  w.begin_object().field("id", c.id).field("name", c.name).optional_field("description", c.description);
-  w.field("version", c.version).end_object();
-  return w.finish();
 }
 
 }  // namespace petstore::audit
