@@ -26,7 +26,7 @@ std::string fold_pet_or_category(const std::vector<AuditEvent>& events) {
   }
   if (!category) {
     const auto it = state.pets.find(id);
-    // As GET /pet/{petId}/profile shows it.
+    // As GET /pets/{petId}/profile shows it.
     return it == state.pets.end() ? "null" : to_profile_json(it->second);
   }
   const auto it = state.categories.find(id);
