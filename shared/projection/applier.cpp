@@ -78,7 +78,7 @@ es::ApplyOutcome Applier::apply_own(redis::Connection& conn, const events::Envel
   }
   // Folded from an older state than the event's predecessor: the
   // projection has events of this aggregate still to apply.
-  if (!step.from_previous) {
+  if (!step.writer_may_apply) {
     return es::ApplyOutcome::Behind;
   }
   const auto replies = redis::pipeline_scripts(
@@ -93,7 +93,7 @@ std::vector<es::ApplyOutcome> Applier::apply_own_each(redis::Connection& conn,
   std::vector<es::ApplyOutcome> out(steps.size(), es::ApplyOutcome::Behind);
   std::vector<std::size_t> run;
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    if (!steps[i].key.empty() && steps[i].from_previous) {
+    if (!steps[i].key.empty() && steps[i].writer_may_apply) {
       run.push_back(i);
     }
   }

@@ -32,7 +32,7 @@ struct Step {
   // Whether the write path may run it: the read model holds the event
   // already, or the fold started from the event's predecessor. Otherwise the
   // projection has earlier events of the aggregate still to apply.
-  bool from_previous = false;
+  bool writer_may_apply = false;
   std::string event;  // in CloudEvents' structured JSON, for the history
   std::vector<Command> writes;
 };
@@ -167,11 +167,11 @@ class Projection final : public Applier {
       step.version = envelope.version;
       step.event = events::to_structured_json(envelope);
       if (envelope.version <= a.version) {
-        step.from_previous = true;  // applied already: project.lua finds it so
+        step.writer_may_apply = true;  // applied already: project.lua finds it so
         continue;
       }
       a.sound = a.sound && envelope.version == a.version + 1;
-      step.from_previous = a.sound;
+      step.writer_may_apply = a.sound;
       const auto before = model_.record(a.state, event);
       model_.evolve(a.state, event, envelope.version, envelope.time);
       step.writes = effect(a.key, envelope.subject, before, model_.record(a.state, event));
