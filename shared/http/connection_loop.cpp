@@ -18,13 +18,28 @@ class StreamScope {
   StreamScope& operator=(const StreamScope&) = delete;
 };
 
-// What a client whose request line did not arrive in time is told, as
-// nginx tells it (cpp-httplib gives up on such a request without a word).
-void answer_head_timeout(ConnectionStream& strm) {
-  const std::string body =
-      R"({"code":"bad_request","message":"the request did not arrive in time","status":408})";
-  const auto response = "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nContent-Length: " +
-                        std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+const char* reason(int status) {
+  switch (status) {
+    case 408:
+      return "Request Timeout";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 505:
+      return "HTTP Version Not Supported";
+    default:
+      return "Bad Request";
+  }
+}
+
+// The answer to a request whose head was refused before cpp-httplib saw
+// it (or whose request line did not arrive in time, where cpp-httplib
+// gives up without a word); the connection closes after it.
+void answer_and_close(ConnectionStream& strm, const ApiError& error) {
+  const auto body = error.to_json();
+  const auto response =
+      "HTTP/1.1 " + std::to_string(error.status) + " " + reason(error.status) +
+      "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+      "\r\nConnection: close\r\n\r\n" + body;
   strm.write(response.data(), response.size());
 }
 
@@ -46,12 +61,16 @@ bool ConnectionLoop::process_and_close_socket(socket_t sock) {
     if (!strm.next_request(std::chrono::seconds(keep_alive_timeout_sec_))) {
       break;
     }
+    const auto head = strm.take_head();
+    if (!head.ready) {
+      if (head.refusal) {
+        answer_and_close(strm, *head.refusal);
+      }
+      break;
+    }
     bool closed = false;
     ret = process_request(strm, left == 1, closed, nullptr);
     if (!ret || closed) {
-      if (!ret && strm.head_timed_out() && !strm.answered()) {
-        answer_head_timeout(strm);
-      }
       break;
     }
   }

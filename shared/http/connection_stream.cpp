@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "error/codes.h"
+
 namespace petstore::http {
 namespace {
 
@@ -58,11 +60,64 @@ bool ConnectionStream::next_request(std::chrono::milliseconds idle) {
   head_done_ = false;
   head_timed_out_ = false;
   answered_ = false;
+  head_.reset();
+  canonical_.clear();
+  canonical_at_ = 0;
   if (begin_ == end_ && (wait_readable(idle) <= 0 || !fill())) {
     return false;
   }
   head_deadline_ = std::chrono::steady_clock::now() + timeouts_.head;
   return true;
+}
+
+ConnectionStream::HeadRead ConnectionStream::take_head() {
+  // The head is scanned from the buffer's start, so it must fit there.
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  for (bool fresh_line = true;;) {
+    if (fresh_line) {
+      auto scan = scan_request_head({buffer_.data(), end_});
+      switch (scan.outcome) {
+        case HeadScan::Outcome::Whole:
+          begin_ = scan.consumed;
+          canonical_ = canonical_head(scan.head);
+          head_ = std::move(scan.head);
+          return {true, std::nullopt};
+        case HeadScan::Outcome::Malformed:
+          return {false, ApiError(400, codes::kBadRequest, scan.why)};
+        case HeadScan::Outcome::VersionNotSupported:
+          return {false, ApiError(505, codes::kBadRequest, scan.why)};
+        case HeadScan::Outcome::Incomplete:
+          break;
+      }
+    }
+    if (end_ == buffer_.size()) {
+      return {false,
+              ApiError(431, codes::kBadRequest,
+                       "the request line and headers exceed " + std::to_string(buffer_.size()) + " bytes")};
+    }
+    const auto wait = read_wait();
+    const int ready = wait.count() > 0 ? wait_readable(wait) : 0;
+    if (ready == 0) {
+      head_timed_out_ = true;
+      return {false, ApiError(408, codes::kBadRequest, "the request's head did not arrive in time")};
+    }
+    ssize_t n = -1;
+    if (ready > 0) {
+      do {
+        n = ::recv(fd_, buffer_.data() + end_, buffer_.size() - end_, 0);
+      } while (n < 0 && errno == EINTR);
+    }
+    if (n <= 0) {
+      return {};  // the peer closed, or the connection failed
+    }
+    // Scanned again only when a line has ended.
+    fresh_line = std::memchr(buffer_.data() + end_, '\n', static_cast<size_t>(n)) != nullptr;
+    end_ += static_cast<size_t>(n);
+  }
 }
 
 int ConnectionStream::wait_readable(std::chrono::milliseconds timeout) const {
@@ -95,7 +150,7 @@ std::chrono::milliseconds ConnectionStream::read_wait() const {
 }
 
 bool ConnectionStream::is_readable() const {
-  return begin_ != end_ || wait_readable(read_wait()) > 0;
+  return canonical_at_ < canonical_.size() || begin_ != end_ || wait_readable(read_wait()) > 0;
 }
 
 bool ConnectionStream::is_writable() const {
@@ -103,6 +158,12 @@ bool ConnectionStream::is_writable() const {
 }
 
 ssize_t ConnectionStream::read(char* ptr, size_t size) {
+  if (canonical_at_ < canonical_.size()) {
+    const auto n = std::min(size, canonical_.size() - canonical_at_);
+    std::memcpy(ptr, canonical_.data() + canonical_at_, n);
+    canonical_at_ += n;
+    return static_cast<ssize_t>(n);
+  }
   if (begin_ == end_) {
     const auto wait = read_wait();
     const int ready = wait.count() > 0 ? wait_readable(wait) : 0;

@@ -3,9 +3,13 @@
 #include <array>
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include <httplib.h>
+
+#include "http/api_error.h"
+#include "http/request_head.h"
 
 namespace petstore::http {
 
@@ -18,7 +22,9 @@ namespace petstore::http {
 //     bytes trickle in (each read's own timeout alone let a client that
 //     sends a byte at a time hold a worker indefinitely);
 //   - waiting for the next request on an idle connection is one poll, not
-//     a wake-up every few milliseconds.
+//     a wake-up every few milliseconds;
+//   - the request's head is read and checked here (http/request_head.h), and
+//     cpp-httplib reads the canonical form of it, then the body as sent.
 class ConnectionStream final : public httplib::Stream {
  public:
   struct Timeouts {
@@ -31,6 +37,17 @@ class ConnectionStream final : public httplib::Stream {
   // Waits, up to `idle`, until a request begins (a byte of it is here);
   // false when none did, or the peer closed.
   bool next_request(std::chrono::milliseconds idle);
+  // What take_head() found.
+  struct HeadRead {
+    bool ready = false;               // the head is whole: head() holds it
+    std::optional<ApiError> refusal;  // else the answer to send before closing (none: the peer left)
+  };
+  // Reads until the request's head is whole, within the head's deadline and
+  // the buffer (16 KiB), and scans it; cpp-httplib then reads its canonical
+  // form in its place.
+  HeadRead take_head();
+  // The head take_head() read for the current request, as the client sent it.
+  [[nodiscard]] const RequestHead* head() const { return head_ ? &*head_ : nullptr; }
   // The request's head has been read (its routing began).
   void head_complete() { head_done_ = true; }
   // A read of the head failed because its deadline passed.
@@ -38,7 +55,7 @@ class ConnectionStream final : public httplib::Stream {
   // Something of an answer to the current request was written.
   [[nodiscard]] bool answered() const { return answered_; }
   // Bytes already read from the socket and not yet consumed.
-  [[nodiscard]] std::size_t buffered() const { return end_ - begin_; }
+  [[nodiscard]] std::size_t buffered() const { return canonical_.size() - canonical_at_ + end_ - begin_; }
 
   bool is_readable() const override;
   bool is_writable() const override;
@@ -66,6 +83,9 @@ class ConnectionStream final : public httplib::Stream {
   bool head_timed_out_ = false;
   bool answered_ = false;
   std::chrono::steady_clock::time_point head_deadline_{};
+  std::optional<RequestHead> head_;
+  std::string canonical_;  // the head as cpp-httplib reads it, before the buffer
+  std::size_t canonical_at_ = 0;
 };
 
 }  // namespace petstore::http

@@ -118,7 +118,8 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   for (const auto& [name, value] : req.headers) {
     if (hop_by_hop(name) || text::equals_ignoring_case(name, "x-petstore-forwarded") ||
         text::equals_ignoring_case(name, "x-petstore-forward-deadline") ||
-        text::equals_ignoring_case(name, "traceparent") || text::equals_ignoring_case(name, "tracestate")) {
+        text::equals_ignoring_case(name, "traceparent") || text::equals_ignoring_case(name, "tracestate") ||
+        text::equals_ignoring_case(name, "accept-encoding")) {
       continue;
     }
     if (text::equals_ignoring_case(name, "x-forwarded-for")) {
@@ -133,6 +134,9 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   headers.emplace("X-Forwarded-For", forwarded_for);
   headers.emplace(kForwardedHeader, settings_.self);
   headers.emplace(kDeadlineHeader, deadline());
+  // The owner answers uncoded, and this replica codes the answer for its
+  // client as for any other: the body relayed is the one it read.
+  headers.emplace("Accept-Encoding", "identity");
   add_trace(headers);
 
   httplib::Request out;
@@ -163,7 +167,8 @@ bool Forwarder::forward(const httplib::Request& req, httplib::Response& res,
   res.status = answer->status;
   res.body = answer->body;
   for (const auto& [name, value] : answer->headers) {
-    if (!hop_by_hop(name)) {
+    // cpp-httplib's client decodes a coded answer as it reads it.
+    if (!hop_by_hop(name) && !text::equals_ignoring_case(name, "content-encoding")) {
       res.headers.emplace(name, value);
     }
   }

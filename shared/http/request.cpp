@@ -1,5 +1,6 @@
 #include "http/request.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -43,7 +44,88 @@ std::string url_encode(std::string_view s) {
   return out;
 }
 
+std::string_view trim_ows(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+// A qvalue (RFC 9110, section 12.4.2) in thousandths, or -1 if malformed.
+int qvalue(std::string_view q) {
+  if (q.empty() || q.size() > 5 || (q[0] != '0' && q[0] != '1') || (q.size() > 1 && q[1] != '.')) {
+    return -1;
+  }
+  int thousandths = (q[0] - '0') * 1000;
+  int scale = 100;
+  for (size_t i = 2; i < q.size(); ++i, scale /= 10) {
+    if (q[i] < '0' || q[i] > '9') {
+      return -1;
+    }
+    thousandths += (q[i] - '0') * scale;
+  }
+  return thousandths > 1000 ? -1 : thousandths;
+}
+
 }  // namespace
+
+std::string_view response_coding(std::string_view accept_encoding,
+                                 std::initializer_list<std::string_view> available) {
+  // Each coding's weight in thousandths: -1 when not named.
+  constexpr int kUnnamed = -1;
+  int identity = kUnnamed;
+  int any = kUnnamed;
+  std::vector<int> weights(available.size(), kUnnamed);
+  while (!accept_encoding.empty()) {
+    const auto comma = accept_encoding.find(',');
+    auto element = accept_encoding.substr(0, comma);
+    accept_encoding =
+        comma == std::string_view::npos ? std::string_view() : accept_encoding.substr(comma + 1);
+    const auto semicolon = element.find(';');
+    const auto coding = trim_ows(element.substr(0, semicolon));
+    if (coding.empty()) {
+      continue;
+    }
+    int weight = 1000;
+    for (auto params = semicolon == std::string_view::npos ? std::string_view()
+                                                           : element.substr(semicolon + 1);
+         !params.empty();) {
+      const auto next = params.find(';');
+      const auto param = trim_ows(params.substr(0, next));
+      params = next == std::string_view::npos ? std::string_view() : params.substr(next + 1);
+      if (param.size() >= 2 && (param[0] | 0x20) == 'q' && param[1] == '=') {
+        weight = std::max(qvalue(param.substr(2)), 0);
+      }
+    }
+    if (coding == "*") {
+      any = weight;
+    } else if (text::equals_ignoring_case(coding, "identity")) {
+      identity = weight;
+    }
+    size_t i = 0;
+    for (const auto name : available) {
+      if (text::equals_ignoring_case(coding, name) ||
+          (name == "gzip" && text::equals_ignoring_case(coding, "x-gzip"))) {
+        weights[i] = weight;
+      }
+      ++i;
+    }
+  }
+  std::string_view best;
+  int best_weight = 0;
+  for (size_t i = 0; i < available.size(); ++i) {
+    const int weight = weights[i] == kUnnamed ? std::max(any, 0) : weights[i];
+    if (weight > best_weight) {
+      best = *(available.begin() + i);
+      best_weight = weight;
+    }
+  }
+  const int identity_weight = identity != kUnnamed ? identity : (any != kUnnamed ? any : 1000);
+  return best_weight > 0 && best_weight >= identity_weight ? best : std::string_view();
+}
 
 void require_json_body(const httplib::Request& req) {
   const auto type = req.get_header_value("Content-Type");
@@ -168,37 +250,61 @@ std::optional<std::string> idempotency_key(const httplib::Request& req) {
 }
 
 void check_if_match(const httplib::Request& req, std::int64_t current_version) {
-  const auto lines = req.get_header_value_count("If-Match");
-  if (lines == 0) {
+  if (req.get_header_value_count("If-Match") == 0) {
     return;
   }
-  // A list, also over several lines (nginx in front refuses a second line
-  // itself; a replica reached directly reads them all).
+  const auto malformed = [] {
+    return ApiException(ApiError(400, codes::kInvalidHeader,
+                                 "If-Match must be \"*\" or a list of entity tags such as \"3\""));
+  };
+  // "*" or #entity-tag (RFC 9110, sections 8.8.3 and 13.1.1), also over
+  // several lines (nginx in front refuses a second line itself; a replica
+  // reached directly reads them all). A comma may stand inside a tag.
   const auto header = field_list(req, "If-Match");
   const auto expected = "\"" + std::to_string(current_version) + "\"";
-  size_t pos = 0;
+  std::string_view rest = header;
   bool any_tag = false;
-  while (pos < header.size()) {
-    const auto comma = header.find(',', pos);
-    auto tag =
-        std::string_view(header).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    while (!tag.empty() && tag.front() == ' ') {
-      tag.remove_prefix(1);
+  for (;;) {
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t' || rest.front() == ',')) {
+      rest.remove_prefix(1);
     }
-    while (!tag.empty() && tag.back() == ' ') {
-      tag.remove_suffix(1);
+    if (rest.empty()) {
+      break;
     }
-    if (tag == "*" || tag == expected) {
+    if (rest.front() == '*') {
+      // "*" stands alone (RFC 9110, section 13.1.1).
+      rest.remove_prefix(1);
+      if (any_tag || rest.find_first_not_of(" \t,") != std::string_view::npos) {
+        throw malformed();
+      }
       return;
     }
-    const bool quoted =
-        tag.size() >= 2 && tag.back() == '"' && (tag.front() == '"' || tag.starts_with("W/\""));
-    if (!quoted) {
-      throw ApiException(ApiError(400, codes::kInvalidHeader,
-                                  "If-Match must be \"*\" or a list of entity tags such as \"3\""));
+    const bool weak = rest.starts_with("W/");
+    if (weak) {
+      rest.remove_prefix(2);
+    }
+    const auto close = rest.empty() || rest.front() != '"' ? std::string_view::npos : rest.find('"', 1);
+    if (close == std::string_view::npos) {
+      throw malformed();
+    }
+    const auto tag = rest.substr(0, close + 1);
+    for (const char ch : tag.substr(1, tag.size() - 2)) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c < 0x21 || c == 0x7F) {
+        throw malformed();
+      }
+    }
+    rest.remove_prefix(close + 1);
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) {
+      rest.remove_prefix(1);
+    }
+    if (!rest.empty() && rest.front() != ',') {
+      throw malformed();
+    }
+    if (!weak && tag == expected) {
+      return;
     }
     any_tag = true;
-    pos = comma == std::string::npos ? header.size() : comma + 1;
   }
   if (!any_tag) {
     throw ApiException(ApiError(400, codes::kInvalidHeader, "If-Match is empty"));

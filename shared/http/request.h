@@ -46,6 +46,14 @@ std::string field_list(const httplib::Request& req, const char* name);
 // The Idempotency-Key header, if present: 1 to 255 visible ASCII characters.
 std::optional<std::string> idempotency_key(const httplib::Request& req);
 
+// The content coding to answer in, for an Accept-Encoding field value (RFC
+// 9110, section 12.5.3): of the codings the server has, in its order of
+// preference, the one with the highest weight above 0 ("x-gzip" is gzip, "*"
+// any coding not named), unless identity weighs more; empty for identity.
+// An element whose weight is malformed is not acceptable.
+std::string_view response_coding(std::string_view accept_encoding,
+                                 std::initializer_list<std::string_view> available);
+
 // Enforces If-Match against the aggregate's current version: absent passes,
 // "*" passes, a list of entity tags passes if one is "<version>"; otherwise
 // 412 precondition_failed. Weak tags (W/"3") never match, as RFC 9110 says.

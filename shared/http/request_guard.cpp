@@ -38,8 +38,12 @@ bool clean_text(std::string_view s) {
   return !has_control_bytes(s, false) && text::is_valid_utf8(s) && !text::has_control_characters(s);
 }
 
-bool method_takes_body(std::string_view m) {
-  return m == "POST" || m == "PUT" || m == "PATCH" || m == "DELETE";
+// Methods a route serves whose requests carry no content here (RFC 9110,
+// section 9.3): one with a body is refused. A method no route serves
+// (TRACE, CONNECT, one the API does not know) may carry one; it is answered
+// 405 before the body is read.
+bool method_refuses_body(std::string_view m) {
+  return m == "GET" || m == "HEAD" || m == "OPTIONS";
 }
 
 std::optional<ApiError> check_headers(const httplib::Request& req, const RequestLimits& limits) {
@@ -115,7 +119,8 @@ std::optional<ApiError> check_target(const httplib::Request& req, const RequestL
   return std::nullopt;
 }
 
-std::optional<ApiError> check_framing(const httplib::Request& req, const RequestLimits& limits, Body& body) {
+std::optional<ApiError> check_framing(const httplib::Request& req, const RequestLimits& limits, Body& body,
+                                      bool& bodiless) {
   const auto te_count = req.get_header_value_count("Transfer-Encoding");
   const auto cl_count = req.get_header_value_count("Content-Length");
   if (te_count > 1 || cl_count > 1) {
@@ -149,13 +154,13 @@ std::optional<ApiError> check_framing(const httplib::Request& req, const Request
     }
     body = length > 0 ? Body::Length : Body::None;
   }
-  if (body != Body::None && !method_takes_body(req.method)) {
+  if (body != Body::None && method_refuses_body(req.method)) {
+    bodiless = true;
     return refuse(400, req.method + " must not carry a body");
   }
-  if (te_count == 0 && cl_count == 0 &&
-      (req.method == "POST" || req.method == "PUT" || req.method == "PATCH")) {
-    return refuse(400, req.method + " needs a Content-Length (0 when there is no body) or a chunked body");
-  }
+  // Neither Content-Length nor Transfer-Encoding: the body is empty (RFC
+  // 9112, section 6.3), and the request is answered as one with
+  // Content-Length: 0 would be.
   return std::nullopt;
 }
 
@@ -167,7 +172,7 @@ HeadVerdict inspect_head(const httplib::Request& req, const RequestLimits& limit
     v.refusal = std::move(e);
   } else if (auto t = check_target(req, limits)) {
     v.refusal = std::move(t);
-  } else if (auto f = check_framing(req, limits, v.body)) {
+  } else if (auto f = check_framing(req, limits, v.body, v.body_on_bodiless_method)) {
     v.refusal = std::move(f);
   }
   return v;

@@ -26,6 +26,9 @@ struct HeadVerdict {
   // Why the request is refused; a refused request's connection is closed,
   // since whatever body it declared is left unread.
   std::optional<ApiError> refusal;
+  // The refusal is only that a GET, HEAD or OPTIONS carries a body: where
+  // the path does not serve that method, its 405 (or 404) says more.
+  bool body_on_bodiless_method = false;
 };
 
 // Pure checks of a request's line and headers as cpp-httplib parsed them:

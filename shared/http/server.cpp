@@ -13,6 +13,7 @@
 
 #include "error/codes.h"
 #include "http/chunked.h"
+#include "http/request.h"
 #include "http/request_log.h"
 #include "http/request_metrics.h"
 #include "http/response.h"
@@ -88,6 +89,33 @@ void refuse_and_close(const httplib::Request& req, httplib::Response& res, const
     sink.write(body->data() + offset, length);
     return false;
   });
+}
+
+// Puts back what cpp-httplib's parser changed of the head the client sent
+// (http/request_head.h): the method, when it is one the parser does not
+// know, and every header field as sent, an empty one included.
+void restore_head(httplib::Request& req, const RequestHead& head) {
+  req.method = head.method;
+  for (const auto& field : head.fields) {
+    req.headers.erase(field.name);
+  }
+  for (const auto& field : head.fields) {
+    req.headers.emplace(field.name, field.value);
+  }
+}
+
+// cpp-httplib compresses an answer when Accept-Encoding merely holds "br"
+// or "gzip" as text, "gzip;q=0" too (its encoding_type): the header it reads
+// is made to name the one coding chosen by the field's rules, or removed.
+void choose_coding(httplib::Request& req) {
+  if (!req.has_header("Accept-Encoding")) {
+    return;
+  }
+  const std::string coding(response_coding(field_list(req, "Accept-Encoding"), {"br", "gzip"}));
+  req.headers.erase("Accept-Encoding");
+  if (!coding.empty()) {
+    req.headers.emplace("Accept-Encoding", coding);
+  }
 }
 
 // Counts a request as being handled for as long as it lives (Server::wait_handled).
@@ -359,6 +387,14 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
   using R = httplib::Server::HandlerResponse;
   tl_pending.active = false;
   tl_seen = {std::chrono::steady_clock::now().time_since_epoch().count(), nullptr, true};
+  auto* stream = current_stream();
+  if (stream != nullptr) {
+    stream->head_complete();
+    if (const auto* head = stream->head()) {
+      restore_head(mutable_request(req), *head);
+    }
+  }
+  choose_coding(mutable_request(req));
   request_log::begin(req);
   const StampOnExit stamp(res);  // answered here or not
   if (!options_.unix_socket.empty()) {
@@ -366,10 +402,7 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
     // peer's pid): the peer is on this host (ServerOptions::unix_socket).
     mutable_request(req).remote_addr = "127.0.0.1";
   }
-  auto* stream = current_stream();
-  if (stream != nullptr) {
-    stream->head_complete();
-  }
+
   auto* conn = current_connection();
   if (conn != nullptr && options_.unix_socket.empty()) {
     if (!conn->socket) {
@@ -401,15 +434,23 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
   mutable_request(req).ranges.clear();
 
   auto head = inspect_head(req, options_.limits);
+  auto match = router_.match(req.method, req.path);
   if (head.refusal) {
-    refuse_and_close(req, res, *head.refusal, stopping_);
+    refuse_and_close(req, res, head.body_on_bodiless_method && match.error ? *match.error : *head.refusal,
+                     stopping_);
     return R::Handled;
   }
-  auto match = router_.match(req.method, req.path);
   tl_seen.route = match.route != nullptr ? &match.route->path : nullptr;
   if (!routable_method(req.method)) {
-    // CONNECT, TRACE: cpp-httplib has no handler table for them (and the
-    // inspection made sure they carry no body), so they are answered here.
+    // CONNECT, TRACE and methods cpp-httplib does not know (a stand-in
+    // brought them here, http/request_head.h): no route serves them, and
+    // cpp-httplib has no handler table for them, so they are answered here,
+    // 405 with Allow (or 404). One with a body is answered before the body,
+    // which is left unread, so its connection closes.
+    if (head.body != Body::None && match.error) {
+      refuse_and_close(req, res, *match.error, stopping_);
+      return R::Handled;
+    }
     const Handling handling(handling_);
     router_.handle(req, res, match);
     closing(req, res);

@@ -33,6 +33,53 @@ TEST(IfMatch, StrongComparisonOfEntityTags) {
   EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "3"), 3); }), 400);
 }
 
+TEST(IfMatch, ACommaMayStandInsideAnEntityTag) {
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"a,b\""), 3); }), 412);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"a,b\", \"3\""), 3); }), 0);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", " , \"3\" ,"), 3); }), 0);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"a,b"), 3); }), 400);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"3\"x"), 3); }), 400);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"a b\""), 3); }), 400);
+}
+
+TEST(IfMatch, AStarStandsAlone) {
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", " * , "), 3); }), 0);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "*, \"3\""), 3); }), 400);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"2\", *"), 3); }), 400);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "* x"), 3); }), 400);
+}
+
+TEST(IfMatch, AnEmptyFieldIsRefused) {
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", ""), 3); }), 400);
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", " , "), 3); }), 400);
+}
+
+TEST(IfMatch, PercentIsJustACharacterOfTheTag) {
+  EXPECT_EQ(status_of([] { check_if_match(with_header("If-Match", "\"%31\""), 1); }), 412);
+}
+
+TEST(ResponseCoding, WeightsAndWildcards) {
+  const auto coding = [](std::string_view accept) { return response_coding(accept, {"br", "gzip"}); };
+  EXPECT_EQ(coding("gzip"), "gzip");
+  EXPECT_EQ(coding("gzip, deflate, br"), "br");
+  EXPECT_EQ(coding("br;q=0.5, gzip"), "gzip");
+  EXPECT_EQ(coding("GZIP"), "gzip");
+  EXPECT_EQ(coding("x-gzip"), "gzip");
+  EXPECT_EQ(coding("gzip;q=0"), "");
+  EXPECT_EQ(coding("gzip; q=0.000"), "");
+  EXPECT_EQ(coding("gzip;q=0, br;q=0"), "");
+  EXPECT_EQ(coding("identity"), "");
+  EXPECT_EQ(coding(""), "");
+  EXPECT_EQ(coding("gzipx, x-br"), "");
+  EXPECT_EQ(coding("*"), "br");
+  EXPECT_EQ(coding("*;q=0"), "");
+  EXPECT_EQ(coding("*, br;q=0"), "gzip");
+  EXPECT_EQ(coding("gzip;q=0.5, identity"), "");
+  EXPECT_EQ(coding("gzip;q=0.5, identity;q=0.4"), "gzip");
+  EXPECT_EQ(coding("gzip;q=2"), "");
+  EXPECT_EQ(coding("gzip;q=abc"), "");
+}
+
 TEST(IfMatch, SeveralFieldLinesAreOneList) {
   auto req = with_header("If-Match", "\"2\"");
   req.headers.emplace("If-Match", "\"3\"");
@@ -76,6 +123,7 @@ TEST(IdempotencyKey, VisibleAsciiUpTo255) {
   EXPECT_FALSE(idempotency_key(httplib::Request{}).has_value());
   EXPECT_EQ(status_of([] { idempotency_key(with_header("Idempotency-Key", std::string(256, 'k'))); }), 400);
   EXPECT_EQ(status_of([] { idempotency_key(with_header("Idempotency-Key", "a b")); }), 400);
+  EXPECT_EQ(status_of([] { idempotency_key(with_header("Idempotency-Key", "")); }), 400);
   auto twice = with_header("Idempotency-Key", "abc-123");
   twice.headers.emplace("Idempotency-Key", "abc-123");
   EXPECT_EQ(status_of([&] { idempotency_key(twice); }), 400);
