@@ -93,6 +93,23 @@ docs_site() {
   chmod -R a+rX "$SITE_DIR"
 }
 
+# schemathesis_venv: makes (once per requirements file) a virtual
+# environment of Debian's Python under build/ with the pinned schemathesis
+# of tests/contract/schemathesis/requirements.txt, and prints its `st`
+# command, which the suite's OpenAPI fuzzing test reads from
+# PETSTORE_SCHEMATHESIS (tests/integration/store/openapi_fuzz_test.cpp).
+schemathesis_venv() {
+  local venv=$ROOT/build/schemathesis-venv req=$ROOT/tests/contract/schemathesis/requirements.txt
+  if ! cmp -s "$req" "$venv/.petstore-requirements" 2>/dev/null; then
+    log "Installing schemathesis into $venv (PyPI, pinned)"
+    rm -rf "$venv"
+    /usr/bin/python3 -m venv "$venv" || die "python3 -m venv failed (Debian's python3-venv)"
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$req" >&2 || die "pip install -r $req failed"
+    cp "$req" "$venv/.petstore-requirements"
+  fi
+  printf '%s\n' "$venv/bin/st"
+}
+
 # build_progress: reads a build's output (make's "[ 45%]" or ninja's
 # "[12/345]") and logs how far it is, at each tenth.
 build_progress() {
