@@ -66,10 +66,11 @@ PartitionWriter::Sent PartitionWriter::send(const kafka::Record& record) {
     producer_.begin_transaction();
     open_ = next_++;
     open_records_ = 0;
-    ++end_bound_;  // its marker
   }
   auto report = producer_.send_to(record, settings_.partition);
-  ++end_bound_;
+  // A transaction's marker is written only for one that holds a record: a
+  // first record refused by the producer leaves none to count.
+  end_bound_ += open_records_ == 0 ? 2 : 1;
   ++open_records_;
   return {std::move(report), open_};
 }
@@ -139,13 +140,19 @@ void PartitionWriter::confirm_current() {
   std::uint64_t pending = 0;
   {
     const std::lock_guard lock(mutex_);
-    pending = open_ != 0 ? open_ : (committing_ ? next_ - 1 : 0);
+    // The last transaction, if it is not known to be committed: the fold a
+    // decision rested on holds its events. A writer whose commit failed is
+    // broken, and confirm() says how (the outcome may be unknown).
+    pending = open_ != 0 ? open_ : (committed_ + 1 < next_ ? next_ - 1 : 0);
   }
   if (pending != 0) {
     confirm(pending);
   }
   const auto end = high_watermark();
   const std::lock_guard lock(mutex_);
+  if (broken_) {
+    std::rethrow_exception(broken_);  // what broke it first says most (an ambiguous commit, say)
+  }
   if (end > end_bound_) {
     broken_ = std::make_exception_ptr(
         Error(Errc::Fenced, settings_.topic + "/" + std::to_string(settings_.partition) +

@@ -178,6 +178,38 @@ TEST_F(PartitionWriterTest, AClaimAbortsTheTransactionTheLastWriterLeftOpen) {
 
 // A decision that appended nothing is confirmed against the partition: a
 // writer whose partition another has written to since is told so.
+// A decision that appends nothing rests on the owner's fold, which holds
+// the events of the writer's last transaction: when that transaction
+// failed, the decision is not confirmed (it was answered 2xx, with the
+// version of events the log never got), and what broke the writer is what
+// every later caller hears, even once another writer has appended.
+TEST_F(PartitionWriterTest, ARefusalIsNotConfirmedOnAFoldHoldingATransactionThatFailed) {
+  auto a = writer("failed");
+  a.claim([](const kafka::Message&) {});
+  auto sent = a.send(record("rolled back"));
+  sent.report.wait();
+  ASSERT_TRUE(a.doom(sent.transaction));
+  EXPECT_THROW(a.confirm(sent.transaction), kafka::Unavailable);
+  EXPECT_THROW(a.confirm_current(), kafka::Unavailable) << "a decision on events the log never got";
+  auto b = writer("next");
+  b.claim([](const kafka::Message&) {});
+  append(b, record("b1"));
+  EXPECT_THROW(a.confirm_current(), kafka::Unavailable) << "what broke the writer first is what it says";
+}
+
+// A transaction's marker is counted only once a record of it is handed
+// over: a first record the producer refuses leaves the transaction empty,
+// and an empty transaction writes no marker, so a single record of another
+// writer is still seen.
+TEST_F(PartitionWriterTest, ARecordTheProducerRefusesCountsNoMarker) {
+  auto w = writer("refused");
+  w.claim([](const kafka::Message&) {});
+  EXPECT_THROW(w.send(record(std::string(std::size_t{2} * 1024 * 1024, 'x'))), kafka::Unavailable)
+      << "a record over message.max.bytes is refused before it is sent";
+  producer_.append_to(record("foreign"), 1);
+  EXPECT_THROW(w.confirm_current(), es::Error) << "another writer's record went unseen";
+}
+
 TEST_F(PartitionWriterTest, ARefusalIsNotConfirmedOnceAnotherWriterHasAppended) {
   auto a = writer("a");
   a.claim([](const kafka::Message&) {});
