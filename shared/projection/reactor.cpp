@@ -69,8 +69,20 @@ void Reactor::loop() {
     }
     return committed;
   });
+  // A batch not handled and not yet given back (reading the committed
+  // offsets or the seek failed): the consumer stands past records whose
+  // steps have not run, so nothing is committed, and what is polled is
+  // dropped, until a give-back succeeds. Polling on meanwhile serves the
+  // group's rebalances.
+  bool owed = false;
   while (!stop_) {
+    if (owed) {
+      owed = !give_back(consumer);
+    }
     const auto batch = consumer.poll(100, std::chrono::milliseconds(100));
+    if (owed) {
+      continue;
+    }
     if (batch.empty()) {
       // Markers polled since: the position moves past them, so that the
       // group's committed offset reaches the partition's end (CatchUp).
@@ -98,7 +110,7 @@ void Reactor::loop() {
       if (stop_) {
         return;  // the next owner of the partitions resumes from the committed positions
       }
-      give_back(consumer);
+      owed = !give_back(consumer);
       continue;
     }
     // Every event of the batch is handled (events of one partition may have
@@ -146,16 +158,16 @@ void Reactor::commit(kafka::Consumer& consumer) {
   }
 }
 
-void Reactor::give_back(kafka::Consumer& consumer) {
+bool Reactor::give_back(kafka::Consumer& consumer) {
   try {
     consumer.rewind(consumer.assignment());
-    log::warn(
-        "reactor {}: a step kept failing for {} s; the batch is read again from the committed positions",
-        settings_.group_id, std::chrono::duration_cast<std::chrono::seconds>(kGiveBackAfter).count());
+    log::warn("reactor {}: a step kept failing; the batch is read again from the committed positions",
+              settings_.group_id);
+    return true;
   } catch (const std::exception& e) {
-    // Nothing polled after the batch is handed over before the seek: the
-    // position stays where the batch began, unless a rebalance moves it.
-    log::warn("reactor {}: batch not given back ({}); polling on", settings_.group_id, e.what());
+    log::warn("reactor {}: batch not given back yet ({}); nothing is committed until it is",
+              settings_.group_id, e.what());
+    return false;
   }
 }
 

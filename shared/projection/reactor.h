@@ -126,8 +126,10 @@ class Reactor {
   // stopped first, or the step kept failing for kGiveBackAfter.
   bool until_done(const kafka::Message& m, const std::function<void()>& step);
   // After a batch was not handled: moves the consumer back to the
-  // group's committed positions, so that the batch is polled again.
-  void give_back(kafka::Consumer& consumer);
+  // group's committed positions, so that the batch is polled again. False
+  // when the move failed (the committed offsets could not be read, or the
+  // seek failed): the loop commits nothing until it succeeds.
+  bool give_back(kafka::Consumer& consumer);
   // How long a step may keep failing before its batch is given back.
   // Meanwhile the reactor does not poll, and a member that does not poll
   // holds up every rebalance of its group (up to max.poll.interval.ms):

@@ -29,6 +29,7 @@
 #include "projection/runner.h"
 #include "redis/pool.h"
 #include "support/eventually.h"
+#include "support/link_proxy.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
@@ -43,10 +44,10 @@ using namespace std::chrono_literals;
 // can send the first alone; enqueued one by one they were once split on a
 // loaded machine ("fast was never handled beside slow").
 void produce_together(const std::string& topic, std::int32_t partition,
-                      const std::vector<std::string>& values) {
+                      const std::vector<std::string>& values,
+                      const std::string& brokers = Stack::get().kafka_brokers) {
   const auto producer = kafka::make_handle(
-      RD_KAFKA_PRODUCER,
-      kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}, {"linger.ms", "500"}}));
+      RD_KAFKA_PRODUCER, kafka::make_conf({{"bootstrap.servers", brokers}, {"linger.ms", "500"}}));
   const kafka::TopicPtr handle(rd_kafka_topic_new(producer.get(), topic.c_str(), nullptr));
   // The partition known first. Messages produced before its metadata wait on
   // the topic's unassigned queue and move to the partition one at a time when
@@ -72,9 +73,9 @@ void produce_together(const std::string& topic, std::int32_t partition,
 // A reactor of a group of its own (or of `group`) reading `topic`, started.
 struct Started {
   Started(const std::string& topic, projection::Reaction& reaction,
-          std::string group_id = unique_name("reactor"))
-      : group(std::move(group_id)),
-        reactor({Stack::get().kafka_brokers, group, "reactor-test", {topic}, 10}, reaction) {
+          std::string group_id = unique_name("reactor"),
+          const std::string& brokers = Stack::get().kafka_brokers)
+      : group(std::move(group_id)), reactor({brokers, group, "reactor-test", {topic}, 10}, reaction) {
     reactor.start();
   }
   std::string group;
@@ -84,8 +85,9 @@ struct Started {
 // The group's committed offsets in partitions 0.. of `topic`, once they are
 // `expected` (or what they are after 10 s).
 std::vector<std::int64_t> committed_once(const std::string& group, const std::string& topic,
-                                         const std::vector<std::int64_t>& expected) {
-  kafka::GroupOffsets offsets(Stack::get().kafka_brokers, group);
+                                         const std::vector<std::int64_t>& expected,
+                                         const std::string& brokers = Stack::get().kafka_brokers) {
+  kafka::GroupOffsets offsets(brokers, group);
   const auto read = [&] {
     std::vector<std::int64_t> out;
     out.reserve(expected.size());
@@ -409,6 +411,47 @@ TEST(Reactor, AStepThatKeepsFailingGivesItsBatchBackSoThatItsGroupCanRebalance) 
   auto handled = first.handled();
   handled.merge(second.handled());
   EXPECT_EQ(handled, (std::set<std::string>{"a/1", "b/1"}));
+}
+
+// A give-back that fails (the links to every broker stall across it, so
+// the group's committed offsets cannot be read) leaves the consumer past a
+// batch whose step has not run: nothing may be committed until the batch is
+// given back, however long that takes, so the step runs once the links
+// are back.
+TEST(Reactor, ABatchNotGivenBackIsNeverCommittedPast) {
+  cluster_heal();
+  const auto advertised = split_list(Stack::get().cluster_link_brokers);
+  const auto listeners = split_list(Stack::get().cluster_link_listeners);
+  ASSERT_EQ(advertised.size(), listeners.size());
+  const auto port_of = [](const std::string& a) { return std::stoi(a.substr(a.rfind(':') + 1)); };
+  std::vector<std::unique_ptr<LinkProxy>> links;
+  for (size_t i = 0; i < advertised.size(); ++i) {
+    links.push_back(std::make_unique<LinkProxy>(port_of(advertised[i]), port_of(listeners[i])));
+  }
+  const auto stall = [&](bool on) {
+    for (auto& l : links) {
+      l->stall(on);
+    }
+  };
+  const auto& cluster = Stack::get().cluster_brokers;
+  const auto topic = unique_name("reactions");
+  create_topic(topic, 1, cluster);
+  produce_together(topic, 0, {"a/1"}, cluster);
+  Refusing reaction;
+  const auto group = unique_name("reactor");
+  const Started started(topic, reaction, group, Stack::get().cluster_link_brokers);
+  ASSERT_TRUE(eventually([&] { return reaction.attempts >= 1; }, 30s));
+  // The links stall before the step has failed for kGiveBackAfter (5 s),
+  // and stay stalled past the give-back's read of the committed offsets
+  // (which waits 10 s).
+  std::this_thread::sleep_for(3s);
+  stall(true);
+  std::this_thread::sleep_for(15s);
+  stall(false);
+  reaction.refusing = false;
+  EXPECT_TRUE(eventually([&] { return reaction.handled().contains("a/1"); }, 60s))
+      << "the batch was committed past without its step";
+  EXPECT_EQ(committed_once(group, topic, {1}, cluster), (std::vector<std::int64_t>{1}));
 }
 
 // A committed position past the log's end (records the group had handled
