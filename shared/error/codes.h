@@ -25,6 +25,7 @@ inline constexpr const char* kIdempotencyKeyReused = "idempotency_key_reused";
 inline constexpr const char* kRequestInProgress = "request_in_progress";
 inline constexpr const char* kBrokerUnavailable = "broker_unavailable";
 inline constexpr const char* kStoreUnavailable = "store_unavailable";
+inline constexpr const char* kStoreRefused = "store_refused";
 inline constexpr const char* kProjectionLagging = "projection_lagging";
 inline constexpr const char* kWriterFenced = "writer_fenced";
 inline constexpr const char* kOutcomeUnknown = "outcome_unknown";

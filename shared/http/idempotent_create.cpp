@@ -56,10 +56,11 @@ void idempotent_create(const httplib::Request& req, httplib::Response& res, es::
   }
   try {
     store.complete(claim, response);
-  } catch (const redis::Unavailable& e) {
-    // The create is committed: its answer stands. A retry once the claim's
-    // lease has run out finds the aggregate from the log (the event carries
-    // the key's digest), not from this record.
+  } catch (const std::exception& e) {
+    // The create is committed: its answer stands, whatever Redis said (down,
+    // or refusing: OOM, READONLY). A retry once the claim's lease has run out
+    // finds the aggregate from the log (the event carries the key's
+    // digest), not from this record.
     log::warn("idempotency record of a committed create not stored ({}); a retry is answered from the log",
               e.what());
   }

@@ -99,6 +99,15 @@ ApiError error_from(const std::exception_ptr& failure) {
     log::warn("redis unavailable: {}", e.what());
     return ApiError(503, codes::kStoreUnavailable, "the read model store is unavailable; retry later")
         .retry_after(1);
+  } catch (const redis::CommandError& e) {
+    // Redis is there and refused a command with an error reply (OOM under
+    // maxmemory, READONLY after a failover, MISCONF, a key of the wrong
+    // type). Nothing reaches here after a commit (projection::OwnEvents
+    // answers for a committed event), so nothing was written.
+    log::warn("redis refused a command: {}", e.what());
+    return ApiError(503, codes::kStoreRefused,
+                    "the read model store refused the request's command; nothing was written, retry later")
+        .retry_after(1);
   } catch (const kafka::Unavailable& e) {
     log::warn("kafka unavailable: {}", e.what());
     if (e.possibly_persisted()) {

@@ -160,11 +160,13 @@ void OwnEvents::apply(const std::vector<es::Appended>& appended) const {
 }
 
 void OwnEvents::committed(const std::function<void()>& apply) {
+  // The event is in the log: the write succeeded whatever Redis says now
+  // (down, or refusing with an error reply: OOM under maxmemory, READONLY
+  // after a failover, MISCONF, a key of the wrong type), and the projection
+  // applies it once Redis takes it.
   try {
     apply();
-  } catch (const redis::Unavailable& e) {
-    log::warn("read model: a committed event is left to the projection ({})", e.what());
-  } catch (const es::Error& e) {
+  } catch (const std::exception& e) {
     log::warn("read model: a committed event is left to the projection ({})", e.what());
   }
 }

@@ -15,56 +15,12 @@
 
 #include "redis/connection.h"
 #include "support/http_json.h"
+#include "support/own_redis.h"
 #include "support/service_process.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
 namespace {
-
-class OwnRedis {
- public:
-  OwnRedis() : port_(free_port()), dir_("/tmp/petstore-test-" + unique_name("redis")) {
-    std::filesystem::create_directories(dir_);
-    start();
-  }
-  ~OwnRedis() {
-    process_.reset();
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
-  OwnRedis(const OwnRedis&) = delete;
-  OwnRedis& operator=(const OwnRedis&) = delete;
-
-  void start() {
-    process_ = std::make_unique<ServiceProcess>(
-        "/usr/bin/redis-server",
-        std::vector<std::string>{"--port", std::to_string(port_), "--bind", "127.0.0.1", "--save", "",
-                                 "--appendonly", "yes", "--appendfsync", "always", "--dir", dir_},
-        port_);
-    for (int i = 0; i < 100; ++i) {
-      try {
-        redis::Endpoint e;
-        e.port = port_;
-        redis::Connection c(e);
-        if (!redis::is_error(*c.command({"PING"}))) {
-          return;
-        }
-      } catch (const redis::Unavailable&) {
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    throw std::runtime_error("the test's redis did not start");
-  }
-  void stop() { process_.reset(); }  // SIGTERM: Redis flushes its AOF and exits
-  void freeze() { kill(process_->pid(), SIGSTOP); }
-  void thaw() { kill(process_->pid(), SIGCONT); }
-  [[nodiscard]] int port() const { return port_; }
-
- private:
-  int port_;
-  std::string dir_;
-  std::unique_ptr<ServiceProcess> process_;
-};
 
 bool eventually_status(httplib::Client& c, int status, std::chrono::seconds timeout) {
   const auto give_up = std::chrono::steady_clock::now() + timeout;

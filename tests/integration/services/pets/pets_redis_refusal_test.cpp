@@ -1,0 +1,88 @@
+// Redis refusing a command (an error reply, not an outage) under the pets
+// service: before anything is appended it is 503 store_refused and the log
+// holds nothing of it; once an event is committed, no Redis failure changes
+// the write's 2xx (projection::OwnEvents), so a client never retries a
+// write that is in the log. The deployment runs on a Redis of its own,
+// which the test starves (maxmemory, noeviction) or poisons (a key of the
+// wrong type).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pets/projection/keys.h"
+#include "support/http_json.h"
+#include "support/own_redis.h"
+#include "support/service_process.h"
+#include "support/stack.h"
+
+namespace petstore::testing {
+namespace {
+
+// The pets topic's events about `pet` of type `type` (ce_type).
+size_t events_of(const std::string& topic, std::int64_t pet, const std::string& type) {
+  size_t n = 0;
+  for (const auto& m : read_topic(topic)) {
+    const auto* t = m.header("ce_type");
+    const auto* subject = m.header("ce_subject");
+    n += t != nullptr && *t == type && subject != nullptr && *subject == std::to_string(pet) ? size_t{1}
+                                                                                             : size_t{0};
+  }
+  return n;
+}
+
+size_t records(const std::string& topic) {
+  return read_topic(topic).size();
+}
+
+TEST(PetsRedisRefusal, AnErrorReplyBeforeTheAppendIs503AndNothingIsWritten) {
+  OwnRedis redis;
+  PetsDeployment pets(1, {{"REDIS_PORT", std::to_string(redis.port())}});
+  auto http = pets.replica(0).client();
+  const auto category = post_retrying(*http, "/categories", R"({"name":"Starved"})", "starved-category");
+  ASSERT_TRUE(category && category->status == 201) << (category ? category->body : "no answer");
+  const auto before = records(pets.pets_topic());
+
+  auto admin = redis.connect();
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"})));
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "1"})));
+  for (int i = 0; i < 3; ++i) {
+    const auto r = post_json(*http, "/pets",
+                             R"({"name":"Starved","categoryId":)" + std::to_string(id_of(category)) + "}");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 503) << r->body;
+    EXPECT_EQ(error_code(r), "store_refused");
+    EXPECT_TRUE(r->has_header("Retry-After"));
+  }
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "0"})));
+  EXPECT_EQ(records(pets.pets_topic()), before) << "a write answered 503 store_refused is in the log";
+}
+
+TEST(PetsRedisRefusal, AnErrorReplyAfterTheCommitLeavesTheWrite2xx) {
+  OwnRedis redis;
+  PetsDeployment pets(1, {{"REDIS_PORT", std::to_string(redis.port())}});
+  auto http = pets.replica(0).client();
+  const auto category = post_retrying(*http, "/categories", R"({"name":"Poisoned"})", "poisoned-category");
+  ASSERT_TRUE(category && category->status == 201);
+  const auto pet =
+      post_retrying(*http, "/pets", R"({"name":"Rex","categoryId":)" + std::to_string(id_of(category)) + "}",
+                    "poisoned-pet");
+  ASSERT_TRUE(pet && pet->status == 201);
+  const auto id = id_of(pet);
+
+  // The pet's read-model hash turned into a string: every command on it
+  // is refused with WRONGTYPE, the write path's own apply included.
+  auto admin = redis.connect();
+  const auto key = pets::PetKeys(pets.prefix()).pet(id);
+  ASSERT_FALSE(redis::is_error(*admin.command({"DEL", key})));
+  ASSERT_FALSE(redis::is_error(*admin.command({"SET", key, "poison"})));
+  const auto r = put_json(*http, "/pets/" + std::to_string(id) + "/status", R"({"status":"pending"})");
+  ASSERT_TRUE(r);
+  const auto appended = events_of(pets.pets_topic(), id, "io.petstore.pet.status_changed");
+  // The writer decides from its own fold of the log, not from Redis: the
+  // change is appended, and only the write path's apply meets the poison.
+  EXPECT_EQ(appended, 1U);
+  EXPECT_EQ(r->status, 200) << "a write that is in the log was answered " << r->status << ": " << r->body;
+}
+
+}  // namespace
+}  // namespace petstore::testing
