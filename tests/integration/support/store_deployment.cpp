@@ -51,6 +51,30 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 
 }  // namespace
 
+std::unique_ptr<ServiceProcess> start_entry_point(const std::string& run_dir,
+                                                  const std::map<std::string, std::string>& servers,
+                                                  const std::string& probe) {
+  std::filesystem::create_directories(run_dir + "/nginx-tmp");
+  auto conf = read_file(std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx/local.conf.template");
+  const int port = free_port();
+  replace_all(conf, "@RUN_DIR@", run_dir);
+  replace_all(conf, "@CONF_DIR@", std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx");
+  replace_all(conf, "@SITE_DIR@", Stack::get().site_dir);
+  replace_all(conf, "@HOST@", "127.0.0.1");
+  replace_all(conf, "@PORT@", std::to_string(port));
+  for (const auto& [service, lines] : servers) {
+    replace_all(conf, "@" + upper(service) + "_SERVERS@\n", lines);
+  }
+  const auto conf_path = run_dir + "/nginx.conf";
+  std::ofstream(conf_path) << conf;
+  auto entry = std::make_unique<ServiceProcess>(
+      "/usr/sbin/nginx",
+      std::vector<std::string>{"-c", conf_path, "-e", run_dir + "/nginx-error.log", "-g", "daemon off;"},
+      port, probe);
+  entry->wait_ready();
+  return entry;
+}
+
 std::vector<std::string> StoreDeployment::services() {
   std::vector<std::string> out;
   out.reserve(kServices.size());
@@ -94,26 +118,8 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
     }
   }
 
-  // The entry point, rendered from the same template scripts/up uses.
   run_dir_ = "/tmp/petstore-test-" + prefix_;
-  std::filesystem::create_directories(run_dir_ + "/nginx-tmp");
-  auto conf = read_file(std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx/local.conf.template");
-  const int port = free_port();
-  replace_all(conf, "@RUN_DIR@", run_dir_);
-  replace_all(conf, "@CONF_DIR@", std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx");
-  replace_all(conf, "@SITE_DIR@", Stack::get().site_dir);
-  replace_all(conf, "@HOST@", "127.0.0.1");
-  replace_all(conf, "@PORT@", std::to_string(port));
-  for (const auto& [service, lines] : servers) {
-    replace_all(conf, "@" + upper(service) + "_SERVERS@\n", lines);
-  }
-  const auto conf_path = run_dir_ + "/nginx.conf";
-  std::ofstream(conf_path) << conf;
-  entry_ = std::make_unique<ServiceProcess>(
-      "/usr/sbin/nginx",
-      std::vector<std::string>{"-c", conf_path, "-e", run_dir_ + "/nginx-error.log", "-g", "daemon off;"},
-      port);
-  entry_->wait_ready();
+  entry_ = start_entry_point(run_dir_, servers);
   api_key_ = issue_unlimited_key(*entry_->client());
   entry_->use_api_key(api_key_);
   for (auto& [service, list] : replicas_) {

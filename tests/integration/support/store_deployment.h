@@ -11,6 +11,14 @@
 
 namespace petstore::testing {
 
+// The entry point (nginx), configured from deploy/nginx exactly as scripts/up
+// does, with its files in `run_dir` and `servers[service]` as each
+// service's upstream lines ("    server 127.0.0.1:<port> ...;\n"), started
+// and answering `probe`.
+std::unique_ptr<ServiceProcess> start_entry_point(const std::string& run_dir,
+                                                  const std::map<std::string, std::string>& servers,
+                                                  const std::string& probe = "/readyz");
+
 // The whole store for one test: its own topics and Redis prefix, `replicas`
 // processes of each service (pets, orders, inventory), and the entry point
 // (nginx, configured from deploy/nginx exactly as scripts/up does) in front.
