@@ -8,19 +8,10 @@
 #include <stdexcept>
 
 #include "http/request.h"
+#include "text/ascii.h"
 
 namespace petstore::http {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 // The address as 16 bytes (IPv4 as ::ffff:a.b.c.d), and whether it was IPv4.
 std::optional<std::pair<std::array<std::uint8_t, 16>, bool>> parse_address(std::string_view text) {
@@ -49,7 +40,7 @@ TrustedProxies TrustedProxies::parse(std::string_view list) {
   TrustedProxies out;
   while (!list.empty()) {
     const auto comma = list.find(',');
-    const auto entry = trim(list.substr(0, comma));
+    const auto entry = text::trim_ows(list.substr(0, comma));
     list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     if (entry.empty()) {
       continue;
@@ -105,7 +96,7 @@ std::string client_address(const httplib::Request& req, const TrustedProxies& tr
   std::string_view rest(list);
   while (!rest.empty()) {
     const auto comma = rest.rfind(',');
-    const auto entry = trim(comma == std::string_view::npos ? rest : rest.substr(comma + 1));
+    const auto entry = text::trim_ows(comma == std::string_view::npos ? rest : rest.substr(comma + 1));
     rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(0, comma);
     if (!parse_address(entry)) {
       break;  // not an address: the hop that appended it is the last we can believe

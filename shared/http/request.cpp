@@ -44,16 +44,6 @@ std::string url_encode(std::string_view s) {
   return out;
 }
 
-std::string_view trim_ows(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 // A qvalue (RFC 9110, section 12.4.2) in thousandths, or -1 if malformed.
 int qvalue(std::string_view q) {
   if (q.empty() || q.size() > 5 || (q[0] != '0' && q[0] != '1') || (q.size() > 1 && q[1] != '.')) {
@@ -85,7 +75,7 @@ std::string_view response_coding(std::string_view accept_encoding,
     accept_encoding =
         comma == std::string_view::npos ? std::string_view() : accept_encoding.substr(comma + 1);
     const auto semicolon = element.find(';');
-    const auto coding = trim_ows(element.substr(0, semicolon));
+    const auto coding = text::trim_ows(element.substr(0, semicolon));
     if (coding.empty()) {
       continue;
     }
@@ -94,7 +84,7 @@ std::string_view response_coding(std::string_view accept_encoding,
                                                            : element.substr(semicolon + 1);
          !params.empty();) {
       const auto next = params.find(';');
-      const auto param = trim_ows(params.substr(0, next));
+      const auto param = text::trim_ows(params.substr(0, next));
       params = next == std::string_view::npos ? std::string_view() : params.substr(next + 1);
       if (param.size() >= 2 && (param[0] | 0x20) == 'q' && param[1] == '=') {
         weight = std::max(qvalue(param.substr(2)), 0);

@@ -103,13 +103,7 @@ std::string field_line(std::string_view line, RequestHead& head) {
                ? "whitespace between a header name and its colon"
                : "a header name holds a character that is not allowed";
   }
-  auto value = line.substr(colon + 1);
-  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) {
-    value.remove_prefix(1);
-  }
-  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) {
-    value.remove_suffix(1);
-  }
+  const auto value = text::trim_ows(line.substr(colon + 1));
   for (const char ch : value) {
     const auto c = static_cast<unsigned char>(ch);
     if ((c < 0x20 && c != '\t') || c == 0x7F) {
