@@ -150,10 +150,11 @@ TEST_F(HttpWire, Http10ClosesAfterTheResponse) {
 
 TEST_F(HttpWire, MalformedRequestsGetAnErrorBodyThenTheConnectionCloses) {
   const std::vector<std::pair<std::string, int>> cases = {
-      {"GET /pets HTTP/2.0\r\n\r\n", 400},
+      {"GET /pets HTTP/2.0\r\n\r\n", 505},
       {"GET /pets\r\n\r\n", 400},
-      {"POST /pets HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\r\n", 400},
-      {"GET /pets HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(20'000, 'x') + "\r\n\r\n", 400},
+      {"GET /pets HTTP/1.1\r\nHost: t\r\nNoColon\r\n\r\n", 400},
+      {"GET /pets HTTP/1.1\r\nHost: t\r\nX-A: 1\r\n folded\r\n\r\n", 400},
+      {"GET /pets HTTP/1.1\r\nHost: t\r\nX-Big: " + std::string(20'000, 'x') + "\r\n\r\n", 431},
       {"POST /pets HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 30000\r\n\r\n" +
            std::string(30'000, 'x'),
        413},
