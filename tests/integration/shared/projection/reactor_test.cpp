@@ -425,6 +425,7 @@ TEST(Reactor, ABatchNotGivenBackIsNeverCommittedPast) {
   ASSERT_EQ(advertised.size(), listeners.size());
   const auto port_of = [](const std::string& a) { return std::stoi(a.substr(a.rfind(':') + 1)); };
   std::vector<std::unique_ptr<LinkProxy>> links;
+  links.reserve(advertised.size());
   for (size_t i = 0; i < advertised.size(); ++i) {
     links.push_back(std::make_unique<LinkProxy>(port_of(advertised[i]), port_of(listeners[i])));
   }
