@@ -62,8 +62,9 @@ inline constexpr std::int64_t kIdClasses = 4;
 // century. A new id is above both the partition's highest and this floor,
 // so a log that lost its last records (docs/consistency.md, "Losses")
 // cannot make its owner hand their ids out again: they were taken at an
-// earlier floor. Only a partition creating faster than 1024 ids a
-// millisecond runs ahead of its floor.
+// earlier floor. Ids of one kind take every kIdClasses-th value, so only
+// a partition creating faster than 1024 / kIdClasses ids a millisecond
+// runs ahead of its floor.
 inline std::int64_t clock_floor() {
   constexpr auto kSince = std::chrono::sys_days{std::chrono::year{2026} / std::chrono::January / 1};
   const auto now =
