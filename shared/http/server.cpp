@@ -402,7 +402,6 @@ httplib::Server::HandlerResponse Server::before_routing(const httplib::Request& 
     // peer's pid): the peer is on this host (ServerOptions::unix_socket).
     mutable_request(req).remote_addr = "127.0.0.1";
   }
-
   auto* conn = current_connection();
   if (conn != nullptr && options_.unix_socket.empty()) {
     if (!conn->socket) {
