@@ -161,6 +161,21 @@ class FaultCampaign : public ::testing::Test {
     }
     return true;
   }
+  // Each replica that is not ready, and what its /readyz says: for a
+  // failing phase's message.
+  std::string not_ready() {
+    std::string out;
+    for (const auto& service : StoreDeployment::services()) {
+      for (size_t i = 0; i < 2; ++i) {
+        const auto answer = store_->replica(service, i).client()->Get("/readyz");
+        if (!answer || answer->status != 200) {
+          out += "\n  " + service + std::to_string(i) + ": " +
+                 (answer ? std::to_string(answer->status) + " " + answer->body : "no answer");
+        }
+      }
+    }
+    return out;
+  }
 
   // Sends `send` until it is answered something other than "retry" (a client
   // honouring Retry-After, here capped at a second so the campaign stays
@@ -361,7 +376,8 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
     std::printf("campaign: %s\n", name);
     std::fflush(stdout);
     fault();
-    ASSERT_TRUE(eventually([&] { return all_ready(); }, std::chrono::seconds(60))) << "after: " << name;
+    ASSERT_TRUE(eventually([&] { return all_ready(); }, std::chrono::seconds(60)))
+        << "after: " << name << "; not ready:" << not_ready();
     std::this_thread::sleep_for(std::chrono::seconds(2));  // traffic on the recovered store
   };
   const auto fenced_lines = [](const ServiceProcess& replica) {
