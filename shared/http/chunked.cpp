@@ -76,11 +76,6 @@ ChunkedBody fail(Outcome outcome, std::string why) {
   return {outcome, {}, std::move(why)};
 }
 
-bool is_tchar(char c) {
-  const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  return alnum || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
 // The value of hex digit `c`, or -1.
 int hex_value(char c) {
   if (c >= '0' && c <= '9') {
@@ -189,7 +184,7 @@ ChunkedBody read_chunked(const ReadSome& read, std::size_t max_bytes) {
     }
     const auto colon = line.find(':');
     if (colon == 0 || colon == std::string::npos ||
-        !std::all_of(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(colon), is_tchar)) {
+        !std::all_of(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(colon), text::is_tchar)) {
       return fail(Outcome::Malformed, "a trailer field is not name: value");
     }
     const std::string_view name(line.data(), colon);

@@ -7,24 +7,6 @@
 namespace petstore::http {
 namespace {
 
-bool is_tchar(char ch) {
-  const auto c = static_cast<unsigned char>(ch);
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         std::string_view("!#$%&'*+-.^_`|~").find(ch) != std::string_view::npos;
-}
-
-bool is_token(std::string_view s) {
-  if (s.empty()) {
-    return false;
-  }
-  for (const char c : s) {
-    if (!is_tchar(c)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
@@ -62,7 +44,7 @@ std::string request_line(std::string_view line, RequestHead& head, bool& unsuppo
   const auto method = line.substr(0, first);
   const auto target = line.substr(first + 1, second - first - 1);
   const auto version = line.substr(second + 1);
-  if (!is_token(method)) {
+  if (!text::is_token(method)) {
     return "the method is not a token";
   }
   if (target.empty()) {
@@ -98,7 +80,7 @@ std::string field_line(std::string_view line, RequestHead& head) {
     return "a header line has no colon";
   }
   const auto name = line.substr(0, colon);
-  if (!is_token(name)) {
+  if (!text::is_token(name)) {
     return name.ends_with(' ') || name.ends_with('\t')
                ? "whitespace between a header name and its colon"
                : "a header name holds a character that is not allowed";

@@ -10,6 +10,11 @@ namespace petstore::text {
 // sections 5.1, 8.3.1 and 11.1).
 bool equals_ignoring_case(std::string_view text, std::string_view lower);
 
+// A token of HTTP (RFC 9110, section 5.6.2): one or more tchar, the
+// characters a method or a field name is made of.
+bool is_tchar(char c);
+bool is_token(std::string_view text);
+
 // `text` without the spaces and tabs around it: HTTP's optional whitespace
 // (OWS, RFC 9110, section 5.6.3) around a field value or a list element.
 std::string_view trim_ows(std::string_view text);
