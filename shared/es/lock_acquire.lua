@@ -18,5 +18,8 @@ if cur then
   end
   died = 1
 end
-redis.call('SET', KEYS[1], ARGV[1] .. '|' .. (now + tonumber(ARGV[2])), 'PX', 86400000)
+-- No TTL: the lease is in the value, and a dead holder's lock must stay for
+-- the next holder to see, which Redis' volatile-lru would not let a key
+-- with a TTL do. At most one such key per aggregate is left.
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. (now + tonumber(ARGV[2])))
 return {1, died}
