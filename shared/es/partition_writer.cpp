@@ -18,6 +18,11 @@ PartitionWriter::PartitionWriter(Settings settings)
 
 PartitionWriter::~PartitionWriter() = default;
 
+std::chrono::milliseconds PartitionWriter::longest_append(int delivery_timeout_ms) {
+  const auto timeout = Settings{}.timeout;
+  return timeout + std::chrono::milliseconds(delivery_timeout_ms) + kafka::kDeliveryReportLateness + timeout;
+}
+
 std::string PartitionWriter::transactional_id(const std::string& topic, std::int32_t partition) {
   return "petstore.writer." + topic + "." + std::to_string(partition);
 }

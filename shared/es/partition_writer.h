@@ -47,6 +47,15 @@ class PartitionWriter {
   };
 
   explicit PartitionWriter(Settings settings);
+
+  // The longest a command may take from deciding to its append being
+  // committed or given up: a commit already on its way (its records'
+  // successors wait for it), the record's delivery report (the delivery
+  // timeout and a late report), then its own transaction's commit. What
+  // rests on an append ending in time (a category claim's lease, a
+  // forward's wait) takes it from here.
+  // With the default Settings::timeout, as every writer has.
+  [[nodiscard]] static std::chrono::milliseconds longest_append(int delivery_timeout_ms);
   ~PartitionWriter();
   PartitionWriter(const PartitionWriter&) = delete;
   PartitionWriter& operator=(const PartitionWriter&) = delete;

@@ -5,6 +5,7 @@
 #include "apikeys/admin_routes.h"
 #include "error/codes.h"
 #include "es/errc.h"
+#include "es/partition_writer.h"
 #include "http/api_error.h"
 #include "http/health.h"
 #include "http/request_metrics.h"
@@ -124,10 +125,7 @@ es::OwnerLog::Settings Platform::writer_settings(const std::string& topic, const
 }
 
 std::chrono::milliseconds Platform::longest_append() const {
-  // The delivery timeout, a late report, and the commit
-  // (es::PartitionWriter's timeout, 5 s).
-  return std::chrono::milliseconds(cfg_.kafka_delivery_timeout_ms) + kafka::kDeliveryReportLateness +
-         std::chrono::milliseconds(5000);
+  return es::PartitionWriter::longest_append(cfg_.kafka_delivery_timeout_ms);
 }
 
 void Platform::stop() {

@@ -74,7 +74,8 @@ class Platform {
   // consumer group "<service>.writers.<name>", this replica's name and URL.
   [[nodiscard]] es::OwnerLog::Settings writer_settings(const std::string& topic,
                                                        const std::string& name) const;
-  // The longest an append may take, from sending to reading it back.
+  // The longest an append may take, from deciding to its commit
+  // (es::PartitionWriter::longest_append).
   [[nodiscard]] std::chrono::milliseconds longest_append() const;
   // Ready (GET /readyz, and before a replica starts listening) also needs
   // `writer`, the single writer of `topic` (an es::AggregateWriter), to

@@ -31,13 +31,13 @@ class WritePath {
  public:
   struct Settings {
     // How long a category claim lasts: longer than the append it covers.
-    std::chrono::milliseconds lease{12'500};
+    std::chrono::milliseconds lease{17'500};
     // How long deleting a category may wait for the read model to reach
     // the end of the pets topic.
     std::chrono::milliseconds catch_up{5'000};
-    // The longest an append may take, from sending to commit
-    // (delivery timeout, a late report, the commit).
-    std::chrono::milliseconds longest_append{11'250};
+    // The longest an append may take, from deciding to its commit
+    // (es::PartitionWriter::longest_append).
+    std::chrono::milliseconds longest_append{16'250};
   };
 
   WritePath(redis::Pool& pool, es::CatchUp& catch_up, ReadModel& read, PetsProjection& projection,
