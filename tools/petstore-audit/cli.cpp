@@ -31,8 +31,10 @@ options:
                          .run/kafka.bootstrap as scripts/up writes it)
   --until-offset N       read each partition up to (not including) offset N
   --until-time TIME      read records with timestamps up to TIME (RFC 3339)
-  --max-pending-age S    verify: a placed order unanswered for more than S
-                         seconds is a violation (default: listed only)
+  --max-pending-age S    verify: a placed order unanswered, or a step the
+                         inventory owes (a release, a consumption, a new
+                         pet's tracking) not taken, for more than S seconds
+                         is a violation (default: listed only)
   --json                 verify: a JSON report; history: JSON Lines
   --redis HOST:PORT      rebuild: the live read model's Redis (default:
                          $REDIS_HOST:$REDIS_PORT, else 127.0.0.1:6379)

@@ -63,6 +63,11 @@ void print_findings_text(const VerifyReport& r, double seconds) {
     std::printf("pending order %lld, placed %s (%s), %.1f s ago\n", static_cast<long long>(p.id),
                 p.placed_time.c_str(), p.at.str().c_str(), static_cast<double>(p.age.count()) / 1000);
   }
+  for (const auto& step : r.steps) {
+    std::printf("pending %s %lld: %s (%s), %.1f s ago\n", std::string(rule_of(step.what)).c_str(),
+                static_cast<long long>(step.subject), std::string(describe(step.what)).c_str(),
+                step.since.str().c_str(), static_cast<double>(step.age.count()) / 1000);
+  }
   for (const auto& c : r.copies) {
     std::printf(
         "COPY at %s event %s subject %lld: the record at offset %lld again, byte for byte (counted once)\n",
@@ -74,8 +79,9 @@ void print_findings_text(const VerifyReport& r, double seconds) {
                 f.event_id.empty() ? "-" : f.event_id.c_str(), static_cast<long long>(f.subject),
                 f.detail.c_str());
   }
-  std::printf("%zu violation%s, %zu pending order%s", r.findings.size(), r.findings.size() == 1 ? "" : "s",
-              r.pending.size(), r.pending.size() == 1 ? "" : "s");
+  std::printf("%zu violation%s, %zu pending order%s, %zu pending step%s", r.findings.size(),
+              r.findings.size() == 1 ? "" : "s", r.pending.size(), r.pending.size() == 1 ? "" : "s",
+              r.steps.size(), r.steps.size() == 1 ? "" : "s");
   if (!r.copies.empty()) {
     std::printf(", %zu record%s written twice (not a violation: docs/audit.md)", r.copies.size(),
                 r.copies.size() == 1 ? "" : "s");
@@ -115,6 +121,12 @@ void print_findings_json(const VerifyReport& r) {
     w.begin_object().field("orderId", p.id).field("placed", p.placed_time).field("topic", p.at.topic);
     w.field("partition", static_cast<std::int64_t>(p.at.partition)).field("offset", p.at.offset);
     w.field("ageMs", static_cast<std::int64_t>(p.age.count())).end_object();
+  }
+  w.end_array().key("pendingSteps").begin_array();
+  for (const auto& step : r.steps) {
+    w.begin_object().field("rule", rule_of(step.what)).field("subject", step.subject);
+    w.field("topic", step.since.topic).field("partition", static_cast<std::int64_t>(step.since.partition));
+    w.field("offset", step.since.offset).field("ageMs", static_cast<std::int64_t>(step.age.count())).end_object();
   }
   w.end_array().end_object();
   std::cout << w.finish() << '\n';

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "audit_event.h"
@@ -13,10 +14,11 @@
 
 namespace petstore::audit {
 
-// What one order went through, as each side of the saga recorded it. The
-// orders checker fills the first half and the inventory checker the second;
-// verify compares them once the whole log is read, since the two topics are
-// not ordered with respect to each other.
+// What one order went through, as each side of the saga recorded it, and
+// which pets the inventory tracks. The orders (pets) checker fills the first
+// half and the inventory checker the second; verify compares them once the
+// whole log is read, since the topics are not ordered with respect to each
+// other.
 struct SagaFacts {
   struct Order {
     Position placed_at;
@@ -30,8 +32,19 @@ struct SagaFacts {
     int inventory_releases = 0;
     int inventory_consumptions = 0;
     Position inventory_at;  // the first inventory record for it
+    // The event that made the order cancelled or completed: the inventory
+    // owes a release or a consumption from then on.
+    Position settled_at;
+    std::int64_t settled_timestamp_ms = 0;
   };
   std::map<std::int64_t, Order> orders;
+  struct Pet {
+    Position created_at;
+    std::int64_t created_timestamp_ms = 0;
+    bool created = false;
+    bool tracked = false;  // the inventory recorded inventory.tracked for it
+  };
+  std::unordered_map<std::int64_t, Pet> pets;
 };
 
 // The rules of one aggregate kind, over that kind's events in partition
@@ -62,8 +75,8 @@ auto decode_or_report(const AuditEvent& e, Findings& out, Decode decode)
   }
 }
 
-// The orders and inventory checkers each fill their half of `saga`.
-std::unique_ptr<KindChecker> make_pets_checker();  // pets and categories
+// The pets, orders and inventory checkers each fill their half of `saga`.
+std::unique_ptr<KindChecker> make_pets_checker(SagaFacts& saga);  // pets and categories
 std::unique_ptr<KindChecker> make_orders_checker(SagaFacts& saga);
 std::unique_ptr<KindChecker> make_inventory_checker(SagaFacts& saga);
 std::unique_ptr<KindChecker> make_apikeys_checker();

@@ -60,10 +60,32 @@ std::uint64_t record_digest(const kafka::Message& m) {
 
 }  // namespace
 
+std::string_view rule_of(PendingStep::What what) {
+  switch (what) {
+    case PendingStep::What::Release:
+      return "stock_not_released";
+    case PendingStep::What::Consumption:
+      return "stock_not_consumed";
+    default:
+      return "pet_not_tracked";
+  }
+}
+
+std::string_view describe(PendingStep::What what) {
+  switch (what) {
+    case PendingStep::What::Release:
+      return "the order was cancelled holding a reservation the inventory has not released";
+    case PendingStep::What::Consumption:
+      return "the order was completed and the inventory has not consumed its reservation";
+    default:
+      return "the pet was created and the inventory has not tracked it";
+  }
+}
+
 Verifier::Verifier(const Topics& topics, VerifyOptions options)
     : topics_(topics),
       options_(options),
-      pets_(make_pets_checker()),
+      pets_(make_pets_checker(saga_)),
       orders_(make_orders_checker(saga_)),
       inventory_(make_inventory_checker(saga_)),
       apikeys_(make_apikeys_checker()) {}
@@ -184,6 +206,14 @@ VerifyReport Verifier::finish() {
       finding(o.placed_at, "outcome_without_inventory",
               "the order was rejected but the inventory refused nothing");
     }
+    // A cancelled order's reservation goes back to the stock, a completed
+    // one's leaves it: the inventory owes that step once the order settled.
+    const bool cancelled = o.status == "cancelled";
+    if ((cancelled || o.status == "completed") && o.inventory_reservations > 0 &&
+        (cancelled ? o.inventory_releases : o.inventory_consumptions) == 0) {
+      owed(cancelled ? PendingStep::What::Release : PendingStep::What::Consumption, id, o.settled_at,
+           o.settled_timestamp_ms);
+    }
     if (o.status == "placed") {
       const std::chrono::milliseconds age(now_ms - o.placed_timestamp_ms);
       report_.pending.push_back({id, o.placed_at, o.placed_time, age});
@@ -193,7 +223,25 @@ VerifyReport Verifier::finish() {
       }
     }
   }
+  for (const auto& [id, pet] : saga_.pets) {
+    if (pet.created && !pet.tracked) {
+      owed(PendingStep::What::Tracking, id, pet.created_at, pet.created_timestamp_ms);
+    }
+  }
   return std::move(report_);
+}
+
+void Verifier::owed(PendingStep::What what, std::int64_t subject, const Position& since,
+                    std::int64_t since_ms) {
+  const auto now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(options_.now.time_since_epoch()).count();
+  const std::chrono::milliseconds age(now_ms - since_ms);
+  report_.steps.push_back({what, subject, since, age});
+  if (options_.max_pending_age && age > *options_.max_pending_age) {
+    report_.findings.push_back({since, "", subject, std::string(rule_of(what)),
+                                std::string(describe(what)) + " for " +
+                                    std::to_string(age.count() / 1000) + " s"});
+  }
 }
 
 }  // namespace petstore::audit

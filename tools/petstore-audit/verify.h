@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -31,6 +32,21 @@ struct PendingOrder {
   std::chrono::milliseconds age{0};
 };
 
+// A step of the saga the log owes: the inventory has yet to release a
+// cancelled order's units, consume a completed one's, or track a new pet.
+// Listed; past VerifyOptions::max_pending_age, a violation (rule_of).
+struct PendingStep {
+  enum class What { Release, Consumption, Tracking };
+  What what = What::Release;
+  std::int64_t subject = 0;  // the order, or the pet
+  Position since;            // the event that made the step owed
+  std::chrono::milliseconds age{0};
+};
+// stock_not_released, stock_not_consumed, pet_not_tracked.
+std::string_view rule_of(PendingStep::What what);
+// What is owed, in words: "the inventory has not released the order's units".
+std::string_view describe(PendingStep::What what);
+
 // A record that repeats an aggregate's latest event byte for byte (key,
 // value, headers): a Produce the broker wrote twice. Not a violation; see
 // Verifier::add.
@@ -49,6 +65,7 @@ struct VerifyReport {
   Findings findings;
   std::vector<Copy> copies;
   std::vector<PendingOrder> pending;
+  std::vector<PendingStep> steps;
 };
 
 // Checks the invariants of docs/audit.md over a log read in any interleaving
@@ -69,6 +86,9 @@ class Verifier {
 
  private:
   KindChecker& checker(Kind k);
+  // Lists a step owed since `since` (a record at `since_ms`), and reports
+  // it past the pending age.
+  void owed(PendingStep::What what, std::int64_t subject, const Position& since, std::int64_t since_ms);
 
   const Topics& topics_;
   VerifyOptions options_;

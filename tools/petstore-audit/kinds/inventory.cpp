@@ -70,6 +70,7 @@ class InventoryChecker final : public KindChecker {
                      note(e, r.order_id).inventory_consumptions++;
                      settle(e, recorded(r.order_id), r.order_id, out);
                    },
+                   [&](const Tracked&) { saga_.pets[e.subject].tracked = true; },
                    [](const auto&) {},
                },
                event);

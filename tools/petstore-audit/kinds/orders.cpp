@@ -60,6 +60,10 @@ class OrdersChecker final : public KindChecker {
       facts.pet_id = order.pet_id;
     }
     facts.status = std::string(to_string(order.status));
+    if (std::holds_alternative<OrderCancelled>(event) || std::holds_alternative<OrderCompleted>(event)) {
+      facts.settled_at = e.at;
+      facts.settled_timestamp_ms = e.timestamp_ms;
+    }
   }
 
  private:

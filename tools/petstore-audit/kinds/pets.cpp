@@ -23,6 +23,8 @@ struct Life {
 
 class PetsChecker final : public KindChecker {
  public:
+  explicit PetsChecker(SagaFacts& saga) : saga_(saga) {}
+
   void on_event(const AuditEvent& e, Findings& out) override {
     const auto decoded =
         decode_or_report(e, out, [](std::string_view t, const auto& d) { return decode(t, d); });
@@ -42,7 +44,13 @@ class PetsChecker final : public KindChecker {
              creation ? "a creation at version " + std::to_string(e.version) : "version 1 is not a creation");
     }
     std::visit(Overloaded{
-                   [&](const PetCreated& c) { life.status = c.status; },
+                   [&](const PetCreated& c) {
+                     life.status = c.status;
+                     auto& pet = saga_.pets[e.subject];
+                     pet.created = true;
+                     pet.created_at = e.at;
+                     pet.created_timestamp_ms = e.timestamp_ms;
+                   },
                    [&](const PetUpdated& u) { step(e, life, life.status.value_or(u.status), u.status, out); },
                    [&](const PetStatusChanged& s) {
                      if (life.status && *life.status != s.from) {
@@ -78,12 +86,13 @@ class PetsChecker final : public KindChecker {
     }
   };
   std::unordered_map<std::pair<bool, std::int64_t>, Life, KeyHash> lives_;
+  SagaFacts& saga_;
 };
 
 }  // namespace
 
-std::unique_ptr<KindChecker> make_pets_checker() {
-  return std::make_unique<PetsChecker>();
+std::unique_ptr<KindChecker> make_pets_checker(SagaFacts& saga) {
+  return std::make_unique<PetsChecker>(saga);
 }
 
 }  // namespace petstore::audit

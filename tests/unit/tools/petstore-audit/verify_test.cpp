@@ -221,6 +221,49 @@ TEST(Verify, UnansweredOrdersAreListedAndTooOldOnesAreViolations) {
   EXPECT_EQ(rules(log.verify(std::chrono::seconds(1000))), Rules{});
 }
 
+std::vector<std::string> owed(const VerifyReport& r) {
+  std::vector<std::string> out;
+  for (const auto& step : r.steps) {
+    out.emplace_back(std::string(rule_of(step.what)) + " " + std::to_string(step.subject) + " since " +
+                     step.since.str());
+  }
+  return out;
+}
+
+// A cancelled order's reservation goes back, a completed one's leaves the
+// stock, and a new pet is tracked: each is owed from the event that calls
+// for it, listed while young and a violation past the pending age.
+TEST(Verify, StepsTheInventoryOwesAreListedAndTooOldOnesAreViolations) {
+  Log log;
+  a_pet(log);                                         // p/0@0: tracked below
+  a_pet(log, 11);                                     // p/0@1: never tracked
+  log.add("i", "inventory.tracked", 10, 1, R"({"petId":10,"petStatus":"available","petVersion":1})");
+  log.add("i", "inventory.stock_set", 10, 2, R"({"petId":10,"quantity":5})");
+  for (const std::int64_t order : {20, 21, 22, 23}) {
+    const auto o = std::to_string(order);
+    log.add("o", "order.placed", order, 1, R"({"id":)" + o + R"(,"petId":10,"quantity":1})");
+    log.add("i", "inventory.reserved", 10, order - 17, R"({"petId":10,"orderId":)" + o + R"(,"quantity":1})");
+    log.add("o", "order.reserved", order, 2, R"({"id":)" + o + R"(,"petId":10,"quantity":1})");
+  }
+  log.add("o", "order.cancelled", 20, 3, R"({"id":20,"petId":10,"quantity":1})");  // released below
+  log.add("o", "order.cancelled", 21, 3, R"({"id":21,"petId":10,"quantity":1})");  // o/0@9: never
+  const auto shipped = R"(,"petId":10,"quantity":1,"shipDate":"2026-11-23T00:00:00Z"})";
+  log.add("o", "order.completed", 22, 3, std::string(R"({"id":22)") + shipped);  // consumed below
+  log.add("o", "order.completed", 23, 3, std::string(R"({"id":23)") + shipped);  // o/0@11: never
+  log.add("i", "inventory.released", 10, 7, R"({"petId":10,"orderId":20,"quantity":1})");
+  log.add("i", "inventory.consumed", 10, 8, R"({"petId":10,"orderId":22,"quantity":1})");
+
+  const auto r = log.verify();
+  EXPECT_EQ(rules(r), Rules{});
+  EXPECT_EQ(owed(r), (std::vector<std::string>{"stock_not_released 21 since o/0@9",
+                                               "stock_not_consumed 23 since o/0@11",
+                                               "pet_not_tracked 11 since p/0@1"}));
+  EXPECT_EQ(r.steps[0].age, std::chrono::milliseconds(999'000));
+  EXPECT_EQ(rules(log.verify(std::chrono::seconds(60))),
+            (Rules{"stock_not_released", "stock_not_consumed", "pet_not_tracked"}));
+  EXPECT_EQ(rules(log.verify(std::chrono::seconds(1000))), Rules{});
+}
+
 TEST(Verify, AnOrderOutcomeNeedsTheInventorysRecord) {
   Log log;
   log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
