@@ -40,6 +40,11 @@ void OwnRedis::start() {
   throw std::runtime_error("the test's redis did not start");
 }
 
+void OwnRedis::crash() {
+  process_->kill_hard();
+  process_.reset();
+}
+
 void OwnRedis::freeze() {
   kill(process_->pid(), SIGSTOP);
 }

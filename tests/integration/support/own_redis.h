@@ -21,6 +21,7 @@ class OwnRedis {
   // Starts it (again, on its data) and returns once it answers PING.
   void start();
   void stop() { process_.reset(); }  // SIGTERM: Redis flushes its AOF and exits
+  void crash();                      // SIGKILL: what it wrote is in its AOF (fsync always)
   void freeze();                     // SIGSTOP
   void thaw();                       // SIGCONT
   [[nodiscard]] int port() const { return port_; }

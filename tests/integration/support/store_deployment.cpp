@@ -95,6 +95,7 @@ StoreDeployment::StoreDeployment(int replicas, const std::map<std::string, std::
     overrides.insert({"KAFKA_TOPIC_" + upper(name), topic(name)});
   }
   auto env = deployment_env(prefix_, overrides);
+  redis_ = env.at("REDIS_HOST") + ":" + env.at("REDIS_PORT");
   std::map<std::string, std::string> servers;
   for (const auto& [service_name, binary] : kServices) {
     const std::string service(service_name);
@@ -145,9 +146,7 @@ std::unique_ptr<httplib::Client> StoreDeployment::client() const {
 }
 
 CommandRun StoreDeployment::audit(const std::string& binary, const std::string& args) const {
-  const auto& stack = Stack::get();
-  return run_command(binary + " --no-progress --redis " + stack.redis_host + ":" +
-                     std::to_string(stack.redis_port) + " --prefix " + prefix_ + " --brokers " + brokers_ +
+  return run_command(binary + " --no-progress --redis " + redis_ + " --prefix " + prefix_ + " --brokers " + brokers_ +
                      " --topic-pets " + topic("pets") + " --topic-categories " + topic("categories") +
                      " --topic-orders " + topic("orders") + " --topic-inventory " + topic("inventory") +
                      " --topic-apikeys " + topic("apikeys") + " " + args);

@@ -52,12 +52,14 @@ class StoreDeployment {
   [[nodiscard]] std::string entry_error_log() const;
   [[nodiscard]] std::string topic(const std::string& name) const { return prefix_ + "." + name; }
   // Runs petstore-audit (`binary`) with `args` against this store's
-  // topics and read models.
+  // topics and read models (on the deployment's Redis: the suite's,
+  // unless extra_env names another).
   [[nodiscard]] CommandRun audit(const std::string& binary, const std::string& args) const;
 
  private:
   std::string prefix_;
   std::string brokers_;
+  std::string redis_;  // host:port
   std::string run_dir_;
   std::string api_key_;
   std::map<std::string, std::vector<std::unique_ptr<ServiceProcess>>> replicas_;
