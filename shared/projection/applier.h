@@ -99,6 +99,10 @@ std::int64_t version_of(const redis::Reply& reply);
 template <ReadModelFold M>
 class Projection final : public Applier {
  public:
+  // How often fold() reads an aggregate whose version keeps moving
+  // between its reads before it gives up (the caller retries the batch).
+  static constexpr int kReadAttempts = 10;
+
   explicit Projection(M model) : model_(std::move(model)) {}
 
   [[nodiscard]] const M& model() const { return model_; }
@@ -139,6 +143,11 @@ class Projection final : public Applier {
       of[i] = it->second;
       aggregates[it->second].events.push_back(&*decoded[i]);
     }
+    // Each aggregate's version is read before and after its fields: Redis
+    // serves other clients between the parts of a long pipeline, and a
+    // write path's apply there would leave fields newer than the version,
+    // which the fold would then apply an event to twice. A version that
+    // moved takes the reads again (project.lua bumps it with every write).
     std::vector<Command> reads;
     std::vector<std::size_t> counts;
     for (const auto& a : aggregates) {
@@ -146,14 +155,26 @@ class Projection final : public Applier {
       auto more = model_.reads(a.events);
       counts.push_back(more.size());
       reads.insert(reads.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+      reads.push_back({"HGET", a.key, "version"});
     }
-    const auto replies = read_all(conn, reads);
-    std::size_t at = 0;
-    for (std::size_t j = 0; j < aggregates.size(); ++j) {
-      auto& a = aggregates[j];
-      a.version = version_of(replies[at]);
-      a.state = model_.state(a.events, std::span(replies).subspan(at + 1, counts[j]));
-      at += 1 + counts[j];
+    for (int attempt = 1;; ++attempt) {
+      const auto replies = read_all(conn, reads);
+      bool torn = false;
+      for (std::size_t j = 0, at = 0; j < aggregates.size(); at += 2 + counts[j], ++j) {
+        torn = torn || version_of(replies[at]) != version_of(replies[at + 1 + counts[j]]);
+      }
+      if (torn && attempt < kReadAttempts) {
+        continue;
+      }
+      if (torn) {
+        throw std::runtime_error("the read model kept changing under the projection's reads");
+      }
+      for (std::size_t j = 0, at = 0; j < aggregates.size(); at += 2 + counts[j], ++j) {
+        auto& a = aggregates[j];
+        a.version = version_of(replies[at]);
+        a.state = model_.state(a.events, std::span(replies).subspan(at + 1, counts[j]));
+      }
+      break;
     }
     for (std::size_t i = 0; i < events.size(); ++i) {
       if (!decoded[i]) {

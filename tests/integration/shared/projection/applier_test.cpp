@@ -3,7 +3,10 @@
 // four; every service's is exercised end to end by the API tests.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <functional>
 #include <span>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -184,6 +187,110 @@ TEST_F(ProjectionApplier, ABatchOfOwnEventsIsAppliedInOnePipelineWithAnOutcomeEa
   EXPECT_EQ(field(keys_.base() + "thing:1", "type"), "changed");
   EXPECT_EQ(field(keys_.base() + "thing:2", "version"), "1");
   EXPECT_EQ(field(keys_.base() + "thing:3", "version"), "(nil)");
+}
+
+// A read model of the test's own that counts: each event adds its data (an
+// integer) to "<base>count:<subject>". Folding an event twice shows.
+class CounterModel {
+ public:
+  struct Event {
+    std::string id;
+    std::int64_t add = 0;
+  };
+  struct State {
+    std::int64_t count = 0;
+  };
+
+  // `padding`: bytes of an ECHO sent between the version and the count
+  // (Redis serves other clients while it reads a long pipeline).
+  CounterModel(const es::KeySpace& space, std::size_t padding, std::function<void()> reading = {})
+      : space_(space), padding_(padding), reading_(std::move(reading)) {}
+
+  [[nodiscard]] const es::KeySpace& space() const { return space_; }
+  [[nodiscard]] static Event decode(const events::Envelope& env) { return {env.subject, std::stoll(env.data)}; }
+  [[nodiscard]] std::string key(const Event& e) const { return space_.key("count:" + e.id); }
+  [[nodiscard]] std::vector<projection::Command> reads(const std::vector<const Event*>& batch) const {
+    if (reading_) {
+      reading_();
+    }
+    return {{"ECHO", std::string(padding_, 'x')}, {"HGET", key(*batch.front()), "count"}};
+  }
+  [[nodiscard]] static State state(const std::vector<const Event*>& /*batch*/,
+                                   std::span<const redis::Reply> replies) {
+    const auto& r = *replies[1];
+    return {r.type == REDIS_REPLY_NIL ? 0 : std::stoll(std::string(redis::as_string(r)))};
+  }
+  static void evolve(State& s, const Event& e, std::int64_t /*version*/, const std::string& /*time*/) {
+    s.count += e.add;
+  }
+  [[nodiscard]] static projection::Record record(const State& s, const Event& /*e*/) {
+    projection::Record r;
+    r.fields = {{"count", std::to_string(s.count)}};
+    return r;
+  }
+
+ private:
+  es::KeySpace space_;
+  std::size_t padding_;
+  std::function<void()> reading_;
+};
+
+// The projection reads an aggregate's version and its fields in one
+// pipeline, not atomically: the write path may apply the aggregate's next
+// event between the two. Folding that event again on fields that already
+// hold it would count it twice, and every later event on top, for good.
+TEST_F(ProjectionApplier, AnEventAppliedBetweenTheVersionAndTheFieldsIsNotFoldedTwice) {
+  const auto added = [](std::int64_t version, std::int64_t add) {
+    events::Envelope env;
+    env.id = events::new_event_id();
+    env.type = "added";
+    env.source = "/test/counters";
+    env.subject = "1";
+    env.version = version;
+    env.time = "2026-11-29T10:00:00.000Z";
+    env.data = std::to_string(add);
+    return env;
+  };
+  const auto first = added(1, 1);
+  const auto second = added(2, 10);
+  const auto third = added(3, 100);
+  projection::Projection<CounterModel> writer(CounterModel(keys_.space(), 0));
+  ASSERT_EQ(writer.apply_own(conn_, first), es::ApplyOutcome::Applied);
+
+  // The write path applies `second` once Redis has run the projection's
+  // first read (the version) and is still reading the rest of its
+  // pipeline: CLIENT LIST names that read as the connection's last command.
+  conn_.command({"CLIENT", "SETNAME", "projection"});
+  std::atomic<bool> reading{false};
+  std::atomic<bool> done{false};
+  std::thread write_path([&] {
+    redis::Connection own(endpoint());
+    while (!reading) {
+      std::this_thread::yield();
+    }
+    bool between = false;
+    while (!between && !done) {
+      const auto clients = std::string(redis::as_string(*own.command({"CLIENT", "LIST"})));
+      const auto at = clients.find("name=projection ");
+      between = at != std::string::npos &&
+                clients.substr(at, clients.find('\n', at) - at).find(" cmd=hget ") != std::string::npos;
+    }
+    ASSERT_TRUE(between) << "the write path never ran between the projection's reads";
+    EXPECT_EQ(writer.apply_own(own, second), es::ApplyOutcome::Applied);
+  });
+  projection::Projection<CounterModel> projection(
+      CounterModel(keys_.space(), 16 * 1024 * 1024, [&] { reading = true; }));
+  std::vector<kafka::Message> batch;
+  for (const auto* e : {&second, &third}) {
+    const auto record = events::to_record("counters", *e);
+    batch.push_back({record.topic, 0, e->version - 1, record.key, record.value, record.headers});
+  }
+  projection::Applied applied;
+  EXPECT_TRUE(projection::apply_batch(conn_, projection, batch, applied).empty());
+  done = true;
+  write_path.join();
+  EXPECT_EQ(field(keys_.base() + "count:1", "version"), "3");
+  EXPECT_EQ(field(keys_.base() + "count:1", "count"), "111");
 }
 
 // What the decoder refuses is never folded: the record is skipped and only
