@@ -20,21 +20,38 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DPETSTORE_BUILD_TESTS=OFF \
     && cmake --build /build -j"$(nproc)"
 
 # The API page the entry point serves at /docs (deploy/docs): Swagger UI's
-# bundle from the npm registry beside the OpenAPI document, laid out as
-# scripts/lib.sh's docs_site lays it out. Nothing is fetched at run time.
-FROM node:20-bookworm-slim AS docs
+# bundle from the npm registry, at the version and digest package-lock.json
+# pins, beside the OpenAPI document, laid out as scripts/lib.sh's docs_site
+# lays it out. Nothing is fetched at run time.
+FROM debian:bookworm-slim AS docs
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      curl ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /docs
-COPY deploy/docs/package.json deploy/docs/package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY deploy/docs/index.html ./
+COPY deploy/docs/package-lock.json deploy/docs/index.html ./
 COPY schemas/openapi.yaml ./
-RUN mkdir -p /site/docs \
-    && cp index.html openapi.yaml node_modules/swagger-ui-dist/swagger-ui-bundle.js \
-       node_modules/swagger-ui-dist/swagger-ui.css /site/docs/
+# build_ca: certificates to trust besides Debian's (deploy/kafka/Dockerfile).
+RUN --mount=type=secret,id=build_ca set -eu; \
+    awk '/BEGIN CERTIFICATE/ {n++} n {print > ("/usr/local/share/ca-certificates/build-ca-" n ".crt")}' \
+      /run/secrets/build_ca; \
+    update-ca-certificates >/dev/null; \
+    entry=$(grep -A3 '"node_modules/swagger-ui-dist"' package-lock.json); \
+    version=$(printf '%s' "$entry" | sed -n 's/.*"version": "\(.*\)".*/\1/p'); \
+    digest=$(printf '%s' "$entry" | sed -n 's/.*"integrity": "sha512-\(.*\)".*/\1/p' | base64 -d | od -An -tx1 | tr -d ' \n'); \
+    curl -fsSL -o ui.tgz "https://registry.npmjs.org/swagger-ui-dist/-/swagger-ui-dist-$version.tgz"; \
+    echo "$digest  ui.tgz" | sha512sum -c -; \
+    tar -xzf ui.tgz; \
+    mkdir -p /site/docs; \
+    cp index.html openapi.yaml package/swagger-ui-bundle.js package/swagger-ui.css /site/docs/
 
-# The entry point (compose.yaml's entrypoint): nginx with the API page.
-FROM nginx:1.27 AS entry
+# The entry point (compose.yaml's entrypoint): Debian's nginx with the API
+# page, following the replicas Docker's DNS names (deploy/nginx/compose-entry.sh).
+FROM debian:bookworm-slim AS entry
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nginx curl \
+    && rm -rf /var/lib/apt/lists/* \
+    && mkdir -p /run/petstore
 COPY --from=docs /site /usr/share/petstore
+CMD ["/etc/nginx/petstore/compose-entry.sh"]
 
 FROM debian:bookworm-slim
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \

@@ -239,7 +239,7 @@ redis_ready() { [[ $(redis-cli -p "$1" ping 2>/dev/null) == PONG ]]; }
 
 # The project's Kafka version: compose.yaml's x-kafka-image, its one place.
 kafka_version() {
-  sed -n '/^x-kafka-image: &kafka-image$/{n;s|^  image: apache/kafka:\([0-9][0-9.]*\)$|\1|p;}' "$ROOT/compose.yaml"
+  sed -n 's|^    args: {KAFKA_VERSION: \([0-9][0-9.]*\)}$|\1|p' "$ROOT/compose.yaml"
 }
 
 # kafka_libs: sets KAFKA_CLASSPATH to Apache Kafka's jars of that version,

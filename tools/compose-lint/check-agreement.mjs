@@ -98,19 +98,22 @@ if (!/done <"\$ROOT\/schemas\/topics\.txt"/.test(libSh)) {
   problem("scripts/lib.sh does not create the local topics from $ROOT/schemas/topics.txt");
 }
 
-// ---- one Kafka version: compose.yaml's x-kafka-image, which every Kafka
-// service of compose runs and scripts/lib.sh reads for the local node
-const kafkaImage = String(compose["x-kafka-image"]?.image ?? "");
-if (!/^apache\/kafka:[0-9]+\.[0-9]+\.[0-9]+$/.test(kafkaImage)) {
-  problem(`compose.yaml: x-kafka-image is "${kafkaImage}", not apache/kafka:<version>`);
+// ---- one Kafka version: compose.yaml's x-kafka-image (its build's
+// KAFKA_VERSION), which every Kafka service of compose runs and
+// scripts/lib.sh reads for the local node
+const kafkaImage = compose["x-kafka-image"] ?? {};
+const kafkaVersion = String(kafkaImage.build?.args?.KAFKA_VERSION ?? "");
+if (!/^[0-9]+\.[0-9]+\.[0-9]+$/.test(kafkaVersion)) {
+  problem(`compose.yaml: x-kafka-image builds Kafka "${kafkaVersion}", not a <version>`);
 }
 for (const [name, service] of Object.entries(services)) {
   const image = String(service.image ?? "");
-  if (image.startsWith("apache/kafka") && image !== kafkaImage) {
-    problem(`compose.yaml: ${name} runs ${image}, not x-kafka-image (${kafkaImage})`);
+  if (image.includes("kafka") && (image !== String(kafkaImage.image) ||
+      String(service.build?.args?.KAFKA_VERSION ?? "") !== kafkaVersion)) {
+    problem(`compose.yaml: ${name} runs ${image}, not x-kafka-image (${kafkaImage.image} ${kafkaVersion})`);
   }
 }
-if (!libSh.includes("/^x-kafka-image: &kafka-image$/{n;s|^  image: apache/kafka:")) {
+if (!libSh.includes("s|^    args: {KAFKA_VERSION: ")) {
   problem("scripts/lib.sh does not take the Kafka version from compose.yaml's x-kafka-image");
 }
 const used = new Set();
@@ -218,9 +221,10 @@ for (const service of appServices) {
   if (port && !health.includes(`:${port}/readyz`)) {
     problem(`compose.yaml: ${service} listens on ${port} but its health check asks another port or not /readyz`);
   }
-  const nginx = readFileSync(join(root, "deploy/nginx/compose.conf"), "utf8");
-  if (port && !new RegExp(`server ${service}:${port}\\b`).test(nginx)) {
-    problem(`deploy/nginx/compose.conf does not send ${service} traffic to port ${port}`);
+  // The entry point's upstreams, as compose-entry.sh writes them.
+  const entry = readFileSync(join(root, "deploy/nginx/compose-entry.sh"), "utf8");
+  if (port && !new RegExp(`\\b${service}:${port}\\b`).test(entry)) {
+    problem(`deploy/nginx/compose-entry.sh does not send ${service} traffic to port ${port}`);
   }
 }
 // The scripts' own variables, which reach the services' environment only
