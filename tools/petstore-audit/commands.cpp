@@ -126,7 +126,9 @@ void print_findings_json(const VerifyReport& r) {
   for (const auto& step : r.steps) {
     w.begin_object().field("rule", rule_of(step.what)).field("subject", step.subject);
     w.field("topic", step.since.topic).field("partition", static_cast<std::int64_t>(step.since.partition));
-    w.field("offset", step.since.offset).field("ageMs", static_cast<std::int64_t>(step.age.count())).end_object();
+    w.field("offset", step.since.offset)
+        .field("ageMs", static_cast<std::int64_t>(step.age.count()))
+        .end_object();
   }
   w.end_array().end_object();
   std::cout << w.finish() << '\n';

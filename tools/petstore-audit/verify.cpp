@@ -238,9 +238,9 @@ void Verifier::owed(PendingStep::What what, std::int64_t subject, const Position
   const std::chrono::milliseconds age(now_ms - since_ms);
   report_.steps.push_back({what, subject, since, age});
   if (options_.max_pending_age && age > *options_.max_pending_age) {
-    report_.findings.push_back({since, "", subject, std::string(rule_of(what)),
-                                std::string(describe(what)) + " for " +
-                                    std::to_string(age.count() / 1000) + " s"});
+    report_.findings.push_back(
+        {since, "", subject, std::string(rule_of(what)),
+         std::string(describe(what)) + " for " + std::to_string(age.count() / 1000) + " s"});
   }
 }
 

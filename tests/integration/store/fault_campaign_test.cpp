@@ -199,7 +199,8 @@ class FaultCampaign : public ::testing::Test {
     auto c = redis_->connect();
     const auto reply = c.command(redis::Args(args.begin(), args.end()));
     const auto& r = redis::expect_ok(reply);
-    return r.type == REDIS_REPLY_STRING || r.type == REDIS_REPLY_STATUS ? std::string(redis::as_string(r)) : "";
+    return r.type == REDIS_REPLY_STRING || r.type == REDIS_REPLY_STATUS ? std::string(redis::as_string(r))
+                                                                        : "";
   }
   [[nodiscard]] std::int64_t redis_used_memory() const {
     const auto info = redis_reply({"INFO", "memory"});
@@ -412,7 +413,8 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
                     }});
     }
   });
-  drive([&](httplib::Client& c, int) {  // a pet of this client's own: status changes with If-Match, then deleted
+  drive([&](httplib::Client& c,
+            int) {  // a pet of this client's own: status changes with If-Match, then deleted
     const auto key = unique_name("own");
     const auto name = "own-" + key;
     auto r = until_not_unavailable("POST /pets", [&] {
@@ -432,7 +434,9 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
     // (expect_allowed reports it). An answer that leaves the outcome
     // open ends the pet's run.
     auto version = etag_version(r);
-    const auto matching = [&] { return httplib::Headers{{"If-Match", "\"" + std::to_string(version) + "\""}}; };
+    const auto matching = [&] {
+      return httplib::Headers{{"If-Match", "\"" + std::to_string(version) + "\""}};
+    };
     const auto path = "/pets/" + id;
     for (int step = 0; step < 4; ++step) {
       const std::string to = step % 2 == 0 ? "pending" : "available";
@@ -445,9 +449,10 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
         return;
       }
       version = etag_version(r);
-      acknowledged({"pets", id, version, "io.petstore.pet.status_changed",
-                     R"("from":")" + from + R"(","to":")" + to + "\"", "PUT " + path + "/status",
-                    "PUT /pets/{id}/status (If-Match)"});
+      std::string data = R"("from":")";
+      data.append(from).append(R"(","to":")").append(to).append("\"");
+      acknowledged({"pets", id, version, "io.petstore.pet.status_changed", std::move(data),
+                    "PUT " + path + "/status", "PUT /pets/{id}/status (If-Match)"});
     }
     r = until_not_unavailable("DELETE /pets/{id} (If-Match)", [&] { return c.Delete(path, matching()); });
     expect_allowed("DELETE /pets/{id} (If-Match) at version " + std::to_string(version), r, {204});
@@ -469,6 +474,7 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
     acknowledged({"categories", std::to_string(id), 1, "io.petstore.category.created", "", "POST /categories",
                   "POST /categories"});
     std::vector<std::thread> creating;
+    creating.reserve(3);
     for (int k = 0; k < 3; ++k) {  // one attempt each: created, or refused as closing or gone
       creating.emplace_back([&, k] {
         auto own = client();
@@ -512,7 +518,8 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
   const auto place = [&](httplib::Client& c, const std::string& pet) {
     const auto key = unique_name("order");
     const auto r = until_not_unavailable("POST /store/orders", [&] {
-      return post_json(c, "/store/orders", R"({"petId":)" + pet + R"(,"quantity":1})", {{"Idempotency-Key", key}});
+      return post_json(c, "/store/orders", R"({"petId":)" + pet + R"(,"quantity":1})",
+                       {{"Idempotency-Key", key}});
     });
     return placed(r, "\"petId\":" + pet, "POST /store/orders (key)");
   };
@@ -520,10 +527,12 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
   // what it wrote, as a keyless pet's name is.
   const auto place_keyless = [&](httplib::Client& c, const std::string& pet) {
     for (;;) {
-      const auto ship =
-          events::format_time(std::chrono::system_clock::time_point(std::chrono::seconds(1'900'000'000 + ship_dates_++)));
-      const auto r = post_json(c, "/store/orders",
-                               R"({"petId":)" + pet + R"(,"quantity":1,"shipDate":")" + ship + "\"}");
+      const auto ship = events::format_time(
+          std::chrono::system_clock::time_point(std::chrono::seconds(1'900'000'000 + ship_dates_++)));
+      // {"petId":<pet>,"quantity":1,"shipDate":"<ship>"}, and its members as the event's data holds them.
+      std::string data = R"("petId":)";
+      data.append(pet).append(R"(,"quantity":1,"shipDate":")").append(ship).append("\"");
+      const auto r = post_json(c, "/store/orders", "{" + data + "}");
       tally_.record("POST /store/orders (no key)", r);
       if (r && r->status == 503) {
         std::lock_guard lock(mutex_);
@@ -533,8 +542,7 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
         }
         orders_not_written_.emplace_back(ship, error_code(r));
       } else {
-        return placed(r, "\"petId\":" + pet + R"(,"quantity":1,"shipDate":")" + ship + "\"",
-                      "POST /store/orders (no key)");
+        return placed(r, data, "POST /store/orders (no key)");
       }
       if (stop_) {
         return Placed{};
@@ -559,11 +567,11 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
       expect_allowed(what, r, cancel ? std::set<int>{200, 409} : std::set<int>{200});
       if (r && r->status == 200) {
         acknowledged({"orders", order.id, etag_version(r),
-                      cancel ? "io.petstore.order.cancelled" : "io.petstore.order.completed", "", "POST " + path,
-                      what});
+                      cancel ? "io.petstore.order.cancelled" : "io.petstore.order.completed", "",
+                      "POST " + path, what});
       } else if (r && r->status == 409) {  // the log rejected the order
-        acknowledged({"orders", order.id, 0, "io.petstore.order.rejected", "", "POST " + path + " answered 409",
-                      "refusal: 409 to a cancel"});
+        acknowledged({"orders", order.id, 0, "io.petstore.order.rejected", "",
+                      "POST " + path + " answered 409", "refusal: 409 to a cancel"});
       }
     });
   }
@@ -846,8 +854,8 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
     });
     if (at == events.end()) {
       violation(a.what + ": acknowledged " +
-                (a.version == 0 ? a.type : "at version " + std::to_string(a.version)) + " of " + a.topic + "/" +
-                a.aggregate + ", which the log does not hold");
+                (a.version == 0 ? a.type : "at version " + std::to_string(a.version)) + " of " + a.topic +
+                "/" + a.aggregate + ", which the log does not hold");
     } else if ((!a.type.empty() && at->type != a.type) || at->data.find(a.data) == std::string::npos) {
       violation(a.what + ": version " + std::to_string(at->version) + " of " + a.topic + "/" + a.aggregate +
                 " is " + at->type + " " + at->data + ", not the acknowledged " + a.type + " " + a.data);
@@ -878,9 +886,11 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
   for (const auto& [ship, code] : orders_not_written_) {
     for (const auto& [order, events] : log["orders"]) {
       if (events.front().type == "io.petstore.order.placed" &&
-          events.front().data.find(R"("shipDate":")" + ship + "\"") != std::string::npos) {
-        violation("POST /store/orders with shipDate " + ship + " was answered 503 " + code +
-                  " (nothing written), and order " + order + " has it");
+          events.front().data.find(std::string(R"("shipDate":")").append(ship).append("\"")) !=
+              std::string::npos) {
+        std::string v = "POST /store/orders with shipDate ";
+        v.append(ship).append(" was answered 503 ").append(code).append(" (nothing written), and order ");
+        violation(v.append(order).append(" has it"));
       }
     }
   }
@@ -971,7 +981,8 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
   for (const auto& [pet, events] : log["pets"]) {
     const auto& ledger = log["inventory"][pet];
     if (events.front().type == "io.petstore.pet.created" &&
-        std::ranges::none_of(ledger, [](const LogEvent& e) { return e.type == "io.petstore.inventory.tracked"; })) {
+        std::ranges::none_of(ledger,
+                             [](const LogEvent& e) { return e.type == "io.petstore.inventory.tracked"; })) {
       violation("pet " + pet + " was created and the inventory never tracked it");
     }
   }
@@ -1031,7 +1042,8 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
   std::printf(
       "campaign: %zu acknowledged writes, %zu keyless pet creates and %zu keyless orders answered "
       "nothing-written (none in the log), %d answered outcome_unknown, %zu orders, %zu events in the log\n",
-      acked_.size(), not_written_.size(), orders_not_written_.size(), unknown_outcomes_, orders_.size(), records);
+      acked_.size(), not_written_.size(), orders_not_written_.size(), unknown_outcomes_, orders_.size(),
+      records);
   for (const auto& [kind, n] : acked_kinds) {
     std::printf("campaign: acknowledged %-40s x %d\n", kind.c_str(), n);
   }

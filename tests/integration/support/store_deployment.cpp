@@ -146,10 +146,10 @@ std::unique_ptr<httplib::Client> StoreDeployment::client() const {
 }
 
 CommandRun StoreDeployment::audit(const std::string& binary, const std::string& args) const {
-  return run_command(binary + " --no-progress --redis " + redis_ + " --prefix " + prefix_ + " --brokers " + brokers_ +
-                     " --topic-pets " + topic("pets") + " --topic-categories " + topic("categories") +
-                     " --topic-orders " + topic("orders") + " --topic-inventory " + topic("inventory") +
-                     " --topic-apikeys " + topic("apikeys") + " " + args);
+  return run_command(binary + " --no-progress --redis " + redis_ + " --prefix " + prefix_ + " --brokers " +
+                     brokers_ + " --topic-pets " + topic("pets") + " --topic-categories " +
+                     topic("categories") + " --topic-orders " + topic("orders") + " --topic-inventory " +
+                     topic("inventory") + " --topic-apikeys " + topic("apikeys") + " " + args);
 }
 
 }  // namespace petstore::testing

@@ -40,7 +40,7 @@ TEST(AggregateLockTest, APoisonedLockOutlivesEvictionUnderVolatileLru) {
   ASSERT_GT(used, 0);
   ASSERT_FALSE(redis::is_error(*c.command({"CONFIG", "SET", "maxmemory-policy", "volatile-lru"})));
   ASSERT_FALSE(redis::is_error(
-      *c.command({"CONFIG", "SET", "maxmemory", std::to_string(used + 4 * 1024 * 1024)})));
+      *c.command({"CONFIG", "SET", "maxmemory", std::to_string(used + std::int64_t{4} * 1024 * 1024)})));
   // Cached data with a TTL, as the read model's evictable keys have, far
   // past the memory allowed: Redis evicts thousands of volatile keys.
   const std::string value(1024, 'x');

@@ -6,8 +6,8 @@
 #include <atomic>
 #include <functional>
 #include <span>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "events/envelope.h"
@@ -207,7 +207,9 @@ class CounterModel {
       : space_(space), padding_(padding), reading_(std::move(reading)) {}
 
   [[nodiscard]] const es::KeySpace& space() const { return space_; }
-  [[nodiscard]] static Event decode(const events::Envelope& env) { return {env.subject, std::stoll(env.data)}; }
+  [[nodiscard]] static Event decode(const events::Envelope& env) {
+    return {env.subject, std::stoll(env.data)};
+  }
   [[nodiscard]] std::string key(const Event& e) const { return space_.key("count:" + e.id); }
   [[nodiscard]] std::vector<projection::Command> reads(const std::vector<const Event*>& batch) const {
     if (reading_) {
@@ -279,7 +281,7 @@ TEST_F(ProjectionApplier, AnEventAppliedBetweenTheVersionAndTheFieldsIsNotFolded
     EXPECT_EQ(writer.apply_own(own, second), es::ApplyOutcome::Applied);
   });
   projection::Projection<CounterModel> projection(
-      CounterModel(keys_.space(), 16 * 1024 * 1024, [&] { reading = true; }));
+      CounterModel(keys_.space(), std::size_t{16} * 1024 * 1024, [&] { reading = true; }));
   std::vector<kafka::Message> batch;
   for (const auto* e : {&second, &third}) {
     const auto record = events::to_record("counters", *e);

@@ -223,6 +223,7 @@ TEST(Verify, UnansweredOrdersAreListedAndTooOldOnesAreViolations) {
 
 std::vector<std::string> owed(const VerifyReport& r) {
   std::vector<std::string> out;
+  out.reserve(r.steps.size());
   for (const auto& step : r.steps) {
     out.emplace_back(std::string(rule_of(step.what)) + " " + std::to_string(step.subject) + " since " +
                      step.since.str());
@@ -235,8 +236,8 @@ std::vector<std::string> owed(const VerifyReport& r) {
 // for it, listed while young and a violation past the pending age.
 TEST(Verify, StepsTheInventoryOwesAreListedAndTooOldOnesAreViolations) {
   Log log;
-  a_pet(log);                                         // p/0@0: tracked below
-  a_pet(log, 11);                                     // p/0@1: never tracked
+  a_pet(log);      // p/0@0: tracked below
+  a_pet(log, 11);  // p/0@1: never tracked
   log.add("i", "inventory.tracked", 10, 1, R"({"petId":10,"petStatus":"available","petVersion":1})");
   log.add("i", "inventory.stock_set", 10, 2, R"({"petId":10,"quantity":5})");
   for (const std::int64_t order : {20, 21, 22, 23}) {
