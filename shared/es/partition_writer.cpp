@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "es/errc.h"
+#include "kafka/client_metrics.h"
 #include "kafka/partition_reader.h"
 #include "log/log.h"
 
@@ -124,6 +125,7 @@ void PartitionWriter::confirm(std::uint64_t transaction) {
         }
       } else {
         committed_ = transaction;
+        kafka::client_metrics::committed_records(settings_.topic, records);
       }
       changed_.notify_all();
       continue;

@@ -39,6 +39,12 @@ void transaction(const char* outcome) {
   transactions.with({outcome}).inc();
 }
 
+void committed_records(const std::string& topic, std::size_t records) {
+  static auto& counted = metrics::Registry::global().counter(
+      "petstore_kafka_transaction_records_total", "The records of the committed transactions.", {"topic"});
+  counted.with({topic}).inc(static_cast<double>(records));
+}
+
 void consumer_positions(rd_kafka_t* rk, const std::string& group) {
   static auto& position = metrics::Registry::global().gauge("petstore_kafka_consumer_position",
                                                             "The offset a consumer reads next, by partition.",

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -15,6 +16,9 @@ namespace petstore::kafka {
 // - petstore_kafka_transactions_total{outcome}: commits (committed,
 //   aborted: refused and rolled back, failed: fenced or timed out with an
 //   unknown outcome);
+// - petstore_kafka_transaction_records_total{topic}: the records of the
+//   committed transactions (divided by the commits: records per
+//   transaction, which bench/run prints);
 // - petstore_kafka_consumer_position{group,topic,partition} and
 //   petstore_kafka_consumer_lag{group,topic,partition}: where a consumer
 //   stands, and how far behind the partition's end it last saw.
@@ -22,6 +26,7 @@ namespace client_metrics {
 
 void delivered(const rd_kafka_message_t& message);
 void transaction(const char* outcome);
+void committed_records(const std::string& topic, std::size_t records);
 
 // Records where `rk` (a consumer of `group`) stands in its assigned
 // partitions, at most once a second; cheap otherwise (librdkafka's cached

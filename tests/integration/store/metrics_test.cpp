@@ -88,6 +88,7 @@ TEST(Metrics, PrometheusScrapesEveryReplicaAndFindsEachFamily) {
       R"(petstore_http_requests_in_flight{job="inventory"})",
       R"(petstore_kafka_produce_latency_seconds_count{job="pets"})",
       R"(petstore_kafka_transactions_total{job="orders",outcome="committed"})",
+      R"(petstore_kafka_transaction_records_total{job="pets",topic=~".*pets"})",
       R"(petstore_kafka_consumer_lag{job="inventory"})",
       R"(petstore_kafka_consumer_position{job="orders"})",
       R"(petstore_projection_ready{job="pets",service="pets"} == 1)",
