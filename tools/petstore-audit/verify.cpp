@@ -60,26 +60,27 @@ std::uint64_t record_digest(const kafka::Message& m) {
 
 }  // namespace
 
+namespace {
+
+// Each owed step's rule and words, in PendingStep::What's order.
+struct StepText {
+  std::string_view rule;
+  std::string_view words;
+};
+constexpr std::array<StepText, 3> kStepTexts{{
+    {"stock_not_released", "the order was cancelled holding a reservation the inventory has not released"},
+    {"stock_not_consumed", "the order was completed and the inventory has not consumed its reservation"},
+    {"pet_not_tracked", "the pet was created and the inventory has not tracked it"},
+}};
+
+}  // namespace
+
 std::string_view rule_of(PendingStep::What what) {
-  switch (what) {
-    case PendingStep::What::Release:
-      return "stock_not_released";
-    case PendingStep::What::Consumption:
-      return "stock_not_consumed";
-    default:
-      return "pet_not_tracked";
-  }
+  return kStepTexts.at(static_cast<std::size_t>(what)).rule;
 }
 
 std::string_view describe(PendingStep::What what) {
-  switch (what) {
-    case PendingStep::What::Release:
-      return "the order was cancelled holding a reservation the inventory has not released";
-    case PendingStep::What::Consumption:
-      return "the order was completed and the inventory has not consumed its reservation";
-    default:
-      return "the pet was created and the inventory has not tracked it";
-  }
+  return kStepTexts.at(static_cast<std::size_t>(what)).words;
 }
 
 Verifier::Verifier(const Topics& topics, VerifyOptions options)

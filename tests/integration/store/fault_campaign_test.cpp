@@ -53,6 +53,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <set>
@@ -618,26 +619,24 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
         << "after: " << name << "; not ready:" << not_ready();
     std::this_thread::sleep_for(std::chrono::seconds(2));  // traffic on the recovered store
   };
-  const auto fenced_lines = [](const ServiceProcess& replica) {
+  // How often the replica's log says any of `lines`.
+  const auto said = [](const ServiceProcess& replica, std::initializer_list<const char*> lines) {
     const auto log = replica.log();
     std::size_t n = 0;
-    for (auto at = log.find("fenced by the broker"); at != std::string::npos;
-         at = log.find("fenced by the broker", at + 1)) {
-      ++n;
-    }
-    return n;
-  };
-  // A reactor's batch given back, or a give-back that failed (the stall
-  // the links make is meant to fall across one).
-  const auto given_back = [](const ServiceProcess& replica) {
-    const auto log = replica.log();
-    std::size_t n = 0;
-    for (const auto* line : {"a step kept failing", "batch not given back yet"}) {
+    for (const auto* line : lines) {
       for (auto at = log.find(line); at != std::string::npos; at = log.find(line, at + 1)) {
         ++n;
       }
     }
     return n;
+  };
+  const auto fenced_lines = [&](const ServiceProcess& replica) {
+    return said(replica, {"fenced by the broker"});
+  };
+  // A reactor's batch given back, or a give-back that failed (the stall
+  // the links make is meant to fall across one).
+  const auto given_back = [&](const ServiceProcess& replica) {
+    return said(replica, {"a step kept failing", "batch not given back yet"});
   };
   const auto busiest_leader = [&](const std::string& topic) {
     std::map<int, int> led;
