@@ -19,12 +19,22 @@ WritePath::WritePath(redis::Pool& pool, es::CatchUp& catch_up, ReadModel& read, 
 
 std::string WritePath::claim_category(std::int64_t category_id) {
   auto token = events::new_event_id();
-  const auto verdict = pool().run_idempotent([&](redis::Connection& c) {
-    return std::string(redis::as_string(
-        redis::expect_ok(claim_.run(c, {keys_.category(category_id), keys_.claims(category_id)},
-                                    {token, std::to_string(settings_.lease.count())}))));
-  });
+  const auto claim = [&] {
+    return pool().run_idempotent([&](redis::Connection& c) {
+      return std::string(redis::as_string(
+          redis::expect_ok(claim_.run(c, {keys_.category(category_id), keys_.claims(category_id)},
+                                      {token, std::to_string(settings_.lease.count())}))));
+    });
+  };
+  auto verdict = claim();
   if (verdict == "missing") {
+    // Not in the read model: maybe in the log, not applied yet (the
+    // projection was refused, or Redis lost it). Unknown only once the
+    // read model holds the whole categories topic; Lagging if it cannot.
+    catch_up_.topic_end(topics_.categories);
+    verdict = claim();
+  }
+  if (verdict == "missing" || verdict == "deleted") {
     throw DomainError(DomainError::Kind::Unprocessable, codes::kUnknownCategory,
                       "categoryId " + std::to_string(category_id) + " does not name an existing category");
   }

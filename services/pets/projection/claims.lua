@@ -2,12 +2,17 @@
 -- a concurrent delete of the category cannot slip in between the existence
 -- check and the append. The claim expires with the command's lease.
 -- KEYS[1] category hash; KEYS[2] its claims set; ARGV[1] token; ARGV[2] lease ms.
--- Returns 'ok', 'missing' (no such category) or 'closing' (being deleted).
+-- Returns 'ok', 'deleted', 'missing' (not in the read model: no such
+-- category, or one the projection has not applied yet) or 'closing' (being
+-- deleted).
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local c = redis.call('HMGET', KEYS[1], 'deleted', 'closingUntil')
-if c[1] ~= '0' then
+if not c[1] then
   return 'missing'
+end
+if c[1] ~= '0' then
+  return 'deleted'
 end
 if c[2] and tonumber(c[2]) > now then
   return 'closing'

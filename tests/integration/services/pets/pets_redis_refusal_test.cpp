@@ -4,7 +4,9 @@
 // the write's 2xx (projection::OwnEvents), so a client never retries a
 // write that is in the log. The deployment runs on a Redis of its own,
 // which the test starves (maxmemory, noeviction) or poisons (a key of the
-// wrong type).
+// wrong type). A category the log holds but Redis could not take yet is
+// never answered unknown: 503 projection_lagging until the projection has
+// it.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -82,6 +84,38 @@ TEST(PetsRedisRefusal, AnErrorReplyAfterTheCommitLeavesTheWrite2xx) {
   // change is appended, and only the write path's apply meets the poison.
   EXPECT_EQ(appended, 1U);
   EXPECT_EQ(r->status, 200) << "a write that is in the log was answered " << r->status << ": " << r->body;
+}
+
+TEST(PetsRedisRefusal, ACategoryInTheLogThatRedisRefusedIsLaggingNotUnknown) {
+  OwnRedis redis;
+  // No rate limiter: its own writes would be refused first.
+  PetsDeployment pets(
+      1,
+      {{"REDIS_PORT", std::to_string(redis.port())}, {"RATE_LIMIT", "off"}, {"CATCH_UP_TIMEOUT_MS", "1000"}});
+  auto http = pets.replica(0).client();
+  auto admin = redis.connect();
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"})));
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "1"})));
+  // Appended, then left to the projection, which Redis refuses too.
+  const auto category = post_json(*http, "/categories", R"({"name":"Unprojected"})");
+  ASSERT_TRUE(category);
+  ASSERT_EQ(category->status, 201) << category->body;
+  const auto body = R"({"name":"Rex","categoryId":)" + std::to_string(id_of(category)) + "}";
+  const auto refused = post_json(*http, "/pets", body);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 503) << "a category the log holds was answered " << refused->body;
+  EXPECT_EQ(error_code(refused), "projection_lagging");
+  EXPECT_TRUE(refused->has_header("Retry-After"));
+
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "0"})));
+  const auto created = post_retrying(*http, "/pets", body, "unprojected-pet");
+  ASSERT_TRUE(created);
+  EXPECT_EQ(created->status, 201) << created->body;
+  // A category that never existed is still unknown, at once.
+  const auto unknown = post_json(*http, "/pets", R"({"name":"Rex","categoryId":1})");
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->status, 422) << unknown->body;
+  EXPECT_EQ(error_code(unknown), "unknown_category");
 }
 
 }  // namespace
