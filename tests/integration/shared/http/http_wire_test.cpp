@@ -229,6 +229,10 @@ TEST(HttpWireStop, AStoppingReplicaRefusesNewConnectionsAndEndsIdleOnes) {
 // unanswered.
 TEST_F(HttpWire, ConnectionsBeyondWorkersAndQueueAreToldOverloadedAtOnce) {
   const auto id = std::to_string(new_pet());
+  // new_pet's connection is closed, but its worker counts as room again only
+  // once it is back waiting for a connection: give it that moment, or the
+  // burst meets three free workers, not four.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   std::vector<std::unique_ptr<RawConnection>> connections;
   for (int i = 0; i < 40; ++i) {
     connections.push_back(std::make_unique<RawConnection>(port(), std::chrono::seconds(10)));
