@@ -274,6 +274,8 @@ std::vector<Watermarks> Producer::watermarks(const std::string& topic, int timeo
 
 namespace {
 
+constexpr auto kCommitResumeAtLeast = std::chrono::milliseconds(1000);
+
 // Takes an rd_kafka_error_t over: its description, and what it says of the transaction.
 struct TxnError {
   std::string what;
@@ -359,7 +361,12 @@ void Producer::commit_transaction(int timeout_ms) {
       client_metrics::transaction("aborted");
       throw Unavailable("kafka commit (" + settings_.transactional_id + "), aborted: " + e.what, false);
     }
-    if (!e.retriable || std::chrono::steady_clock::now() >= deadline) {
+    // Resumed only with time to spare. librdkafka 2.0.2 forgets a commit
+    // whose resumed call times out in its first (local) step, while the
+    // EndTxn the earlier call sent is still on its way; that EndTxn's
+    // success then trips its transaction-state assertion and aborts the
+    // process (docs/reliability.md, "librdkafka's faults").
+    if (!e.retriable || deadline - std::chrono::steady_clock::now() < kCommitResumeAtLeast) {
       client_metrics::transaction("failed");
       throw Unavailable("kafka commit (" + settings_.transactional_id + "): " + e.what, true);
     }
