@@ -194,8 +194,11 @@ void Platform::add_platform_routes(http::Router& router) {
   // And after the handler: Readiness notices a wipe within its interval, and
   // a wipe can land while a handler reads. If the marker is gone now, what
   // the handler answered may rest on a partial read model, so it becomes 503,
-  // except a write's 2xx: its event is in the log, so that answer is true
-  // (and the write's lock was only handed out while the marker existed).
+  // except a write's answer that rests on an event it appended: a 2xx, or a
+  // refusal that names what it wrote (an order the saga refused is in the
+  // log, and its 409 carries its Location). Those are true, and a 503 would
+  // say nothing was written (the write's lock was only handed out while the
+  // marker existed).
   //
   // A read's check costs no round trip of its own: the EXISTS went to Redis
   // behind the handler's last read, in the same batch, and ran after it.
@@ -203,7 +206,8 @@ void Platform::add_platform_routes(http::Router& router) {
     auto trailer = read_cork ? read_cork->trailer() : std::nullopt;
     read_cork.reset();
     if (exempt_from_readiness(req.path) || res.status == 503 ||
-        (!http::safe_method(req.method) && res.status >= 200 && res.status < 300)) {
+        (!http::safe_method(req.method) &&
+         ((res.status >= 200 && res.status < 300) || res.has_header("Location")))) {
       return;
     }
     try {
