@@ -690,12 +690,14 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
     // waiting commands reach its stale writer before its group tells it of
     // the takeover is a race, and a run without a refusal shows no fencing.
     for (int attempt = 0; attempt < 3 && fenced == 0; ++attempt) {
+      // Counted once the phase is over: a refused append is logged when its
+      // commit fails, which may come after the waiting commands' answers.
+      const auto fenced_before = fenced_lines(store_->replica("pets", 1));
       phase(
           "a pets writer paused 16 s with commands in its socket; meanwhile the pets topic's busiest leader "
           "killed and started again, and Redis paused",
           [&] {
             auto& writer = store_->replica("pets", 1);
-            const auto fenced_before = fenced_lines(writer);
             ::kill(writer.pid(), SIGSTOP);
             ++faults["SIGSTOP a writer past its session"];
             // Early, so that the takeover's claim (which needs the
@@ -724,8 +726,8 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
             for (auto& t : waiting) {
               t.join();
             }
-            fenced += fenced_lines(writer) - fenced_before;
           });
+      fenced += fenced_lines(store_->replica("pets", 1)) - fenced_before;
     }
     // Not during the writer's pause: on waking, a replica whose read model
     // was wiped refuses commands (read_model_rebuilding) before they reach
