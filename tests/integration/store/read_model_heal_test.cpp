@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -26,6 +28,7 @@
 #include "redis/connection.h"
 #include "support/eventually.h"
 #include "support/http_json.h"
+#include "support/own_redis.h"
 #include "support/service_process.h"
 #include "support/stack.h"
 #include "support/store_deployment.h"
@@ -529,6 +532,70 @@ TEST_F(ReadModelHealTest, ReactorsReadingTheirInputAgainFromTheStartRepeatNoSaga
   EXPECT_EQ(log_sizes(), before) << "a reactor appended again what it had decided before";
   const auto verify = audit("verify");
   EXPECT_EQ(verify.status, 0) << verify.out;
+}
+
+// The readiness look after a handler turns an answer that may rest on a
+// partial read model into 503 read_model_rebuilding, "nothing was
+// written". An order the saga refused is written (placed, then rejected),
+// and its 409 must stand: here the orders' marker goes (a gap the
+// projection found, as under memory pressure) while the order waits for
+// the inventory, and Redis, at its memory limit, keeps it from coming back.
+TEST(ReadModelMarker, ARefusedOrderAnsweredAfterTheMarkerWentKeepsIts409) {
+  OwnRedis redis;
+  StoreDeployment store(1, {{"REDIS_PORT", std::to_string(redis.port())},
+                            {"RATE_LIMIT", "off"},
+                            {"ORDER_OUTCOME_WAIT_MS", "30000"}});
+  auto http = store.client();
+  http->set_read_timeout(std::chrono::seconds(40));
+  const auto category = post_retrying(*http, "/categories", R"({"name":"Marker"})", unique_name("c"));
+  ASSERT_TRUE(category && category->status == 201);
+  const auto pet =
+      post_retrying(*http, "/pets", R"({"name":"Rex","categoryId":)" + std::to_string(id_of(category)) + "}",
+                    unique_name("p"));
+  ASSERT_TRUE(pet && pet->status == 201);
+  ASSERT_TRUE(stock_when_tracked(*http, id_of(pet), 0));  // no stock: the order is refused
+
+  auto& inventory = store.replica("inventory", 0);
+  ASSERT_EQ(::kill(inventory.pid(), SIGSTOP), 0);
+  int status = 0;
+  std::string body;
+  bool located = false;
+  std::thread placing([&] {
+    const auto r =
+        post_json(*http, "/store/orders", R"({"petId":)" + std::to_string(id_of(pet)) + R"(,"quantity":1})");
+    if (r) {
+      status = r->status;
+      body = r->body;
+      located = r->has_header("Location");
+    }
+  });
+  const auto in_log = [&] {
+    for (const auto& m : read_topic(store.topic("orders"))) {
+      if (const auto* t = m.header("ce_type"); t != nullptr && *t == "io.petstore.order.placed") {
+        return true;
+      }
+    }
+    return false;
+  };
+  const bool waiting = eventually(in_log, std::chrono::seconds(20));
+  auto admin = redis.connect();
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"})));
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "1"})));
+  ASSERT_FALSE(
+      redis::is_error(*admin.command({"DEL", es::KeySpace(store.prefix(), "orders").ready_marker()})));
+  const bool noticed = eventually(
+      [&] {
+        const auto r = store.replica("orders", 0).client()->Get("/readyz");
+        return r && r->status == 503;
+      },
+      std::chrono::seconds(10));
+  ::kill(inventory.pid(), SIGCONT);
+  placing.join();
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "0"})));
+  ASSERT_TRUE(waiting) << "the order was never placed";
+  ASSERT_TRUE(noticed) << "the orders replica never noticed the marker gone";
+  EXPECT_EQ(status, 409) << "an order placed and refused was answered " << body;
+  EXPECT_TRUE(located);
 }
 
 }  // namespace
