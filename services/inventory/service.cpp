@@ -20,8 +20,7 @@ InventoryService::InventoryService(const config::ServiceConfig& cfg, Topics topi
       writer_(platform_.producer(), platform_.writer_settings(topics_.inventory, "inventory"), &owners_),
       own_(platform_.pool(), platform_.catch_up(), projection_),
       ledgers_(writer_, own_),
-      pets_seen_(platform_.producer(), cfg.kafka_brokers, cfg.consumer_group(kPetsReactor),
-                 cfg.catch_up_timeout),
+      pets_seen_(cfg.kafka_brokers, cfg.consumer_group(kPetsReactor), cfg.catch_up_timeout),
       pets_reaction_(ledgers_),
       orders_reaction_(ledgers_, pets_seen_, platform_.log(), topics_.pets),
       stock_(ledgers_) {

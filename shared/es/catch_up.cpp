@@ -5,9 +5,13 @@
 
 namespace petstore::es {
 
-CatchUp::CatchUp(kafka::Producer& producer, redis::Pool& pool, std::string offsets_key,
-                 std::chrono::milliseconds timeout)
-    : producer_(producer), pool_(pool), offsets_key_(std::move(offsets_key)), timeout_(timeout) {}
+CatchUp::CatchUp(kafka::Producer& producer, const std::string& brokers, redis::Pool& pool,
+                 std::string offsets_key, std::chrono::milliseconds timeout)
+    : producer_(producer),
+      high_watermark_(brokers, "catch-up"),
+      pool_(pool),
+      offsets_key_(std::move(offsets_key)),
+      timeout_(timeout) {}
 
 CatchUp::Deadline CatchUp::bounded(Deadline deadline) const {
   return std::min(deadline, std::chrono::steady_clock::now() + timeout_);
@@ -15,7 +19,7 @@ CatchUp::Deadline CatchUp::bounded(Deadline deadline) const {
 
 void CatchUp::partition_end(const std::string& topic, std::int32_t partition, Deadline deadline) {
   deadline = bounded(deadline);
-  const auto end = producer_.end_offset(topic, partition, static_cast<int>(timeout_.count()));
+  const auto end = high_watermark_.of(topic, partition, static_cast<int>(timeout_.count()));
   if (end > 0) {
     wait_applied(topic, partition, end - 1, deadline);
   }
@@ -25,7 +29,7 @@ void CatchUp::topic_end(const std::string& topic, Deadline deadline) {
   deadline = bounded(deadline);
   const auto n = producer_.partitions(topic);
   for (std::int32_t p = 0; p < n; ++p) {
-    const auto end = producer_.end_offset(topic, p, static_cast<int>(timeout_.count()));
+    const auto end = high_watermark_.of(topic, p, static_cast<int>(timeout_.count()));
     if (end > 0) {
       wait_applied(topic, p, end - 1, deadline);
     }
@@ -51,14 +55,13 @@ void CatchUp::wait_applied(const std::string& topic, std::int32_t partition, std
   }
 }
 
-GroupCatchUp::GroupCatchUp(kafka::Producer& producer, const std::string& brokers, std::string group,
-                           std::chrono::milliseconds timeout)
-    : producer_(producer), offsets_(brokers, std::move(group)), timeout_(timeout) {}
+GroupCatchUp::GroupCatchUp(const std::string& brokers, std::string group, std::chrono::milliseconds timeout)
+    : high_watermark_(brokers, group), offsets_(brokers, std::move(group)), timeout_(timeout) {}
 
 void GroupCatchUp::partition_end(const std::string& topic, std::int32_t partition) {
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
   const auto timeout_ms = static_cast<int>(timeout_.count());
-  const auto end = producer_.end_offset(topic, partition, timeout_ms);
+  const auto end = high_watermark_.of(topic, partition, timeout_ms);
   // An empty partition has nothing to handle, and a group commits nothing
   // for it.
   const bool caught_up = end == 0 || util::retry_until(deadline, std::chrono::milliseconds(10), [&] {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "kafka/group_offsets.h"
+#include "kafka/high_watermark.h"
 #include "kafka/producer.h"
 #include "redis/pool.h"
 
@@ -16,13 +17,16 @@ namespace petstore::es {
 // the end of a topic before an invariant check (deleting a category).
 class CatchUp {
  public:
-  CatchUp(kafka::Producer& producer, redis::Pool& pool, std::string offsets_key,
+  CatchUp(kafka::Producer& producer, const std::string& brokers, redis::Pool& pool, std::string offsets_key,
           std::chrono::milliseconds timeout);
 
   using Deadline = std::chrono::steady_clock::time_point;
 
-  // Everything appended to the partition so far is applied. Waits until the
-  // configured timeout or `deadline` (a lock's lease end), whichever is first.
+  // Everything appended to the partition so far is applied: up to its high
+  // watermark, so a record committed behind an open transaction (which a
+  // read_committed consumer cannot read yet) is waited for, not missed.
+  // Waits until the configured timeout or `deadline` (a lock's lease end),
+  // whichever is first.
   void partition_end(const std::string& topic, std::int32_t partition, Deadline deadline = Deadline::max());
   // Every partition of the topic, to its current end.
   void topic_end(const std::string& topic, Deadline deadline = Deadline::max());
@@ -34,6 +38,7 @@ class CatchUp {
   [[nodiscard]] Deadline bounded(Deadline deadline) const;
 
   kafka::Producer& producer_;
+  kafka::HighWatermark high_watermark_;
   redis::Pool& pool_;
   std::string offsets_key_;
   std::chrono::milliseconds timeout_;
@@ -48,15 +53,15 @@ class CatchUp {
 // moves the positions nor stalls the wait.
 class GroupCatchUp {
  public:
-  GroupCatchUp(kafka::Producer& producer, const std::string& brokers, std::string group,
-               std::chrono::milliseconds timeout);
+  GroupCatchUp(const std::string& brokers, std::string group, std::chrono::milliseconds timeout);
 
-  // The group has handled everything committed to the partition so far (up
-  // to its last stable offset). Throws Error(Lagging) after the timeout.
+  // The group has handled everything appended to the partition so far (up
+  // to its high watermark, as CatchUp). Throws Error(Lagging) after the
+  // timeout.
   void partition_end(const std::string& topic, std::int32_t partition);
 
  private:
-  kafka::Producer& producer_;
+  kafka::HighWatermark high_watermark_;
   kafka::GroupOffsets offsets_;
   std::chrono::milliseconds timeout_;
 };

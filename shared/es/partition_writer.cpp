@@ -15,7 +15,8 @@ PartitionWriter::PartitionWriter(Settings settings)
                                         settings_.delivery_timeout_ms,
                                         transactional_id(settings_.topic, settings_.partition),
                                         // librdkafka wants records to time out before their transaction
-                                        std::max(10'000, settings_.delivery_timeout_ms)}) {}
+                                        std::max(10'000, settings_.delivery_timeout_ms)}),
+      high_watermark_(settings_.brokers, settings_.owner) {}
 
 PartitionWriter::~PartitionWriter() = default;
 
@@ -155,7 +156,8 @@ void PartitionWriter::confirm_current() {
   if (pending != 0) {
     confirm(pending);
   }
-  const auto end = high_watermark();
+  const auto end =
+      high_watermark_.of(settings_.topic, settings_.partition, static_cast<int>(settings_.timeout.count()));
   const std::lock_guard lock(mutex_);
   if (broken_) {
     std::rethrow_exception(broken_);  // what broke it first says most (an ambiguous commit, say)
@@ -166,21 +168,6 @@ void PartitionWriter::confirm_current() {
                                 " holds records this writer did not write: it has another owner"));
     std::rethrow_exception(broken_);
   }
-}
-
-std::int64_t PartitionWriter::high_watermark() {
-  // The high watermark, not the last stable offset: another writer's
-  // records count from the moment they are written, before the markers
-  // of their commit (which trail the commit's answer) move the LSO.
-  std::call_once(probe_made_, [this] {
-    probe_ = kafka::make_handle(RD_KAFKA_CONSUMER, kafka::make_client_conf({
-                                                       {"bootstrap.servers", settings_.brokers},
-                                                       {"client.id", settings_.owner},
-                                                       {"isolation.level", "read_uncommitted"},
-                                                   }));
-  });
-  return kafka::query_end(probe_.get(), settings_.topic, settings_.partition,
-                          static_cast<int>(settings_.timeout.count()));
 }
 
 bool PartitionWriter::broken() const {

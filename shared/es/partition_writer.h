@@ -12,6 +12,7 @@
 
 #include "kafka/consumer.h"
 #include "kafka/handles.h"
+#include "kafka/high_watermark.h"
 #include "kafka/producer.h"
 
 namespace petstore::es {
@@ -105,14 +106,11 @@ class PartitionWriter {
   [[nodiscard]] bool broken() const;
 
  private:
-  // The partition's high watermark (confirm_current), asked through a
-  // read_uncommitted handle made on first use.
-  std::int64_t high_watermark();
-
   Settings settings_;
   kafka::Producer producer_;
-  std::once_flag probe_made_;
-  kafka::HandlePtr probe_;
+  // Another writer's records count from the moment they are written,
+  // before the markers of their commit move the last stable offset.
+  kafka::HighWatermark high_watermark_;
 
   mutable std::mutex mutex_;  // guards everything below
   std::condition_variable changed_;

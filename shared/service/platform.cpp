@@ -46,7 +46,7 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       producer_(cfg.producer()),
       log_(producer_, "/petstore/" + cfg.service),
       locks_(pool_, cfg.command_lease, cfg.lock_wait, keys.ready_marker()),
-      catch_up_(producer_, pool_, offsets_key_, cfg.catch_up_timeout),
+      catch_up_(producer_, cfg.kafka_brokers, pool_, offsets_key_, cfg.catch_up_timeout),
       commands_(log_, locks_, catch_up_, pool_, cfg.command_lease,
                 std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms)),
       idempotency_(pool_, cfg.command_lease, std::chrono::hours(24)),

@@ -29,8 +29,9 @@ std::string WritePath::claim_category(std::int64_t category_id) {
   auto verdict = claim();
   if (verdict == "missing") {
     // Not in the read model: maybe in the log, not applied yet (the
-    // projection was refused, or Redis lost it). Unknown only once the
-    // read model holds the whole categories topic; Lagging if it cannot.
+    // projection was refused, Redis lost it, or an open transaction holds
+    // it back from readers). Unknown only once the read model holds the
+    // whole categories topic; Lagging if it cannot.
     catch_up_.topic_end(topics_.categories);
     verdict = claim();
   }

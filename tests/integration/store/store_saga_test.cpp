@@ -12,6 +12,7 @@
 #include "events/envelope.h"
 #include "events/kafka_binding.h"
 #include "json/event_fields.h"
+#include "kafka/producer.h"
 #include "support/eventually.h"
 #include "support/http_json.h"
 #include "support/stack.h"
@@ -289,6 +290,47 @@ TEST_F(StoreSagaTest, ConflictingCommandsOnOneOrderTakeOneTransitionWithOneVersi
     }
   }
   EXPECT_EQ(versions, (std::vector<std::int64_t>{1, 2, 3})) << "placed, reserved, then one final step";
+}
+
+// An order for a pet whose creation is committed but held back from every
+// read_committed reader by another producer's open transaction on its
+// partition: the inventory cannot know the pet yet, so it must not refuse
+// the order as unknown_pet (a rejection in the log for good). It waits for
+// the pets reaction to reach the partition's high watermark; once the
+// transaction ends, it decides on the pet it then knows.
+TEST_F(StoreSagaTest, AnOrderForAPetHeldBackByAnOpenTransactionIsNotRefusedAsUnknown) {
+  kafka::Producer open(kafka::ProducerSettings{Stack::get().kafka_brokers, "open-transaction", 0, 5000,
+                                               unique_name("open-transaction"), 60'000});
+  open.init_transactions(10'000);
+  open.begin_transaction();
+  const auto topic = store_->topic("pets");
+  for (std::int32_t p = 0; p < open.partitions(topic); ++p) {
+    open.send_to({topic, "held", "not an event"}, p).wait();
+  }
+  const auto pet = new_pet();
+  const auto placed = order(pet, 1);
+  open.abort_transaction(10'000);
+  ASSERT_TRUE(placed);
+  ASSERT_TRUE(placed->has_header("Location")) << placed->status << " " << placed->body;
+  const auto path = placed->get_header_value("Location");
+  std::string status;
+  std::string rejection;
+  ASSERT_TRUE(eventually(
+      [&] {
+        const auto r = http_->Get(path.c_str());
+        if (!r || r->status != 200) {
+          return false;
+        }
+        const auto doc = parse(r->body);
+        status = doc["status"].GetString();
+        rejection = doc.HasMember("rejection") ? doc["rejection"].GetString() : "";
+        return status != "placed";
+      },
+      std::chrono::seconds(30)))
+      << "the order is still placed";
+  // Tracked with no stock: refused for that, not as unknown.
+  EXPECT_EQ(status, "rejected");
+  EXPECT_EQ(rejection, "insufficient_stock");
 }
 
 // A placing request is answered by the replica that records its order's

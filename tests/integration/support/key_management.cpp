@@ -26,7 +26,7 @@ KeyManagement::KeyManagement(redis::Pool& pool, redis::Multiplexer& reads, const
       producer(producer_settings()),
       log(producer, "/petstore/pets"),
       locks(pool, std::chrono::seconds(10), std::chrono::seconds(3)),
-      catch_up(producer, pool, space.offsets(), std::chrono::seconds(5)),
+      catch_up(producer, Stack::get().kafka_brokers, pool, space.offsets(), std::chrono::seconds(5)),
       path(log, locks, catch_up, pool, std::chrono::seconds(10), std::chrono::seconds(5)),
       registry(apikeys::KeyModel(space, prefix)),
       store(path, registry, pool, reads, prefix, topic) {}

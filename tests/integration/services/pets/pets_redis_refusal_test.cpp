@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "kafka/producer.h"
 #include "pets/projection/keys.h"
 #include "support/http_json.h"
 #include "support/own_redis.h"
@@ -116,6 +117,44 @@ TEST(PetsRedisRefusal, ACategoryInTheLogThatRedisRefusedIsLaggingNotUnknown) {
   ASSERT_TRUE(unknown);
   EXPECT_EQ(unknown->status, 422) << unknown->body;
   EXPECT_EQ(error_code(unknown), "unknown_category");
+}
+
+// The same, with the category's record behind another producer's open
+// transaction on its partition: committed, but not yet readable by a
+// read_committed consumer (the last stable offset stops at the open
+// transaction), so the projection cannot have it. A catch-up to the last
+// stable offset would call it unknown; the read model must reach the high
+// watermark first.
+TEST(PetsRedisRefusal, ACategoryBehindAnOpenTransactionIsLaggingNotUnknown) {
+  OwnRedis redis;
+  PetsDeployment pets(
+      1,
+      {{"REDIS_PORT", std::to_string(redis.port())}, {"RATE_LIMIT", "off"}, {"CATCH_UP_TIMEOUT_MS", "1000"}});
+  auto http = pets.replica(0).client();
+  kafka::Producer open(kafka::ProducerSettings{Stack::get().kafka_brokers, "open-transaction", 0, 5000,
+                                               unique_name("open-transaction"), 60'000});
+  open.init_transactions(10'000);
+  open.begin_transaction();
+  for (std::int32_t p = 0; p < open.partitions(pets.categories_topic()); ++p) {
+    open.send_to({pets.categories_topic(), "held", "not an event"}, p).wait();
+  }
+  auto admin = redis.connect();
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"})));
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "1"})));
+  const auto category = post_json(*http, "/categories", R"({"name":"Held back"})");
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "0"})));
+  ASSERT_TRUE(category);
+  ASSERT_EQ(category->status, 201) << category->body;
+  const auto body = R"({"name":"Rex","categoryId":)" + std::to_string(id_of(category)) + "}";
+  const auto refused = post_json(*http, "/pets", body);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 503) << "a category the log holds was answered " << refused->body;
+  EXPECT_EQ(error_code(refused), "projection_lagging");
+
+  open.abort_transaction(10'000);
+  const auto created = post_retrying(*http, "/pets", body, "held-back-pet");
+  ASSERT_TRUE(created);
+  EXPECT_EQ(created->status, 201) << created->body;
 }
 
 }  // namespace
