@@ -9,6 +9,7 @@
 // it.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "kafka/producer.h"
@@ -87,32 +88,51 @@ TEST(PetsRedisRefusal, AnErrorReplyAfterTheCommitLeavesTheWrite2xx) {
   EXPECT_EQ(r->status, 200) << "a write that is in the log was answered " << r->status << ": " << r->body;
 }
 
+// A pets deployment on `redis` without the rate limiter (its own writes
+// would be refused before the command's) and with a short catch-up.
+std::map<std::string, std::string> on_own_redis(const OwnRedis& redis) {
+  return {
+      {"REDIS_PORT", std::to_string(redis.port())}, {"RATE_LIMIT", "off"}, {"CATCH_UP_TIMEOUT_MS", "1000"}};
+}
+
+void set_maxmemory(redis::Connection& admin, const std::string& bytes) {
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"})));
+  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", bytes})));
+}
+
+// A new category, created while Redis refuses every write: appended, then
+// left to the projection, which Redis refuses too. Returns the body of a
+// pet in it, or "" (a failure) when the category was not created.
+std::string pet_in_unprojected_category(httplib::Client& http, redis::Connection& admin) {
+  set_maxmemory(admin, "1");
+  const auto category = post_json(http, "/categories", R"({"name":"Unprojected"})");
+  EXPECT_TRUE(category && category->status == 201) << (category ? category->body : "no answer");
+  return category && category->status == 201
+             ? R"({"name":"Rex","categoryId":)" + std::to_string(id_of(category)) + "}"
+             : "";
+}
+
+void expect_lagging(const httplib::Result& r) {
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 503) << "a category the log holds was answered " << r->body;
+  EXPECT_EQ(error_code(r), "projection_lagging");
+  EXPECT_TRUE(r->has_header("Retry-After"));
+}
+
 TEST(PetsRedisRefusal, ACategoryInTheLogThatRedisRefusedIsLaggingNotUnknown) {
   OwnRedis redis;
-  // No rate limiter: its own writes would be refused first.
-  PetsDeployment pets(
-      1,
-      {{"REDIS_PORT", std::to_string(redis.port())}, {"RATE_LIMIT", "off"}, {"CATCH_UP_TIMEOUT_MS", "1000"}});
+  PetsDeployment pets(1, on_own_redis(redis));
   auto http = pets.replica(0).client();
   auto admin = redis.connect();
-  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"})));
-  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "1"})));
-  // Appended, then left to the projection, which Redis refuses too.
-  const auto category = post_json(*http, "/categories", R"({"name":"Unprojected"})");
-  ASSERT_TRUE(category);
-  ASSERT_EQ(category->status, 201) << category->body;
-  const auto body = R"({"name":"Rex","categoryId":)" + std::to_string(id_of(category)) + "}";
-  const auto refused = post_json(*http, "/pets", body);
-  ASSERT_TRUE(refused);
-  EXPECT_EQ(refused->status, 503) << "a category the log holds was answered " << refused->body;
-  EXPECT_EQ(error_code(refused), "projection_lagging");
-  EXPECT_TRUE(refused->has_header("Retry-After"));
+  const auto body = pet_in_unprojected_category(*http, admin);
+  ASSERT_FALSE(body.empty());
+  expect_lagging(post_json(*http, "/pets", body));
 
-  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "0"})));
+  set_maxmemory(admin, "0");
   const auto created = post_retrying(*http, "/pets", body, "unprojected-pet");
   ASSERT_TRUE(created);
   EXPECT_EQ(created->status, 201) << created->body;
-  // A category that never existed is still unknown, at once.
+  // A category that never existed is still unknown.
   const auto unknown = post_json(*http, "/pets", R"({"name":"Rex","categoryId":1})");
   ASSERT_TRUE(unknown);
   EXPECT_EQ(unknown->status, 422) << unknown->body;
@@ -127,9 +147,7 @@ TEST(PetsRedisRefusal, ACategoryInTheLogThatRedisRefusedIsLaggingNotUnknown) {
 // watermark first.
 TEST(PetsRedisRefusal, ACategoryBehindAnOpenTransactionIsLaggingNotUnknown) {
   OwnRedis redis;
-  PetsDeployment pets(
-      1,
-      {{"REDIS_PORT", std::to_string(redis.port())}, {"RATE_LIMIT", "off"}, {"CATCH_UP_TIMEOUT_MS", "1000"}});
+  PetsDeployment pets(1, on_own_redis(redis));
   auto http = pets.replica(0).client();
   kafka::Producer open(kafka::ProducerSettings{Stack::get().kafka_brokers, "open-transaction", 0, 5000,
                                                unique_name("open-transaction"), 60'000});
@@ -139,17 +157,10 @@ TEST(PetsRedisRefusal, ACategoryBehindAnOpenTransactionIsLaggingNotUnknown) {
     open.send_to({pets.categories_topic(), "held", "not an event"}, p).wait();
   }
   auto admin = redis.connect();
-  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"})));
-  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "1"})));
-  const auto category = post_json(*http, "/categories", R"({"name":"Held back"})");
-  ASSERT_FALSE(redis::is_error(*admin.command({"CONFIG", "SET", "maxmemory", "0"})));
-  ASSERT_TRUE(category);
-  ASSERT_EQ(category->status, 201) << category->body;
-  const auto body = R"({"name":"Rex","categoryId":)" + std::to_string(id_of(category)) + "}";
-  const auto refused = post_json(*http, "/pets", body);
-  ASSERT_TRUE(refused);
-  EXPECT_EQ(refused->status, 503) << "a category the log holds was answered " << refused->body;
-  EXPECT_EQ(error_code(refused), "projection_lagging");
+  const auto body = pet_in_unprojected_category(*http, admin);
+  set_maxmemory(admin, "0");
+  ASSERT_FALSE(body.empty());
+  expect_lagging(post_json(*http, "/pets", body));
 
   open.abort_transaction(10'000);
   const auto created = post_retrying(*http, "/pets", body, "held-back-pet");
