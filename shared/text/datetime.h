@@ -6,9 +6,10 @@
 
 namespace petstore::text {
 
-// An RFC 3339 date-time (OpenAPI's format: date-time), e.g.
-// 2026-11-22T10:00:00Z or 2026-11-22T10:00:00.5+01:00, with real calendar
-// and clock ranges (no month 13, no 25:00).
+// An RFC 3339 date-time (OpenAPI's format: date-time): date, "T", time with
+// optional fraction, then "Z" or an offset, with real calendar and clock
+// ranges (no month 13, no 25:00); tests/unit/shared/text/datetime_test.cpp
+// has examples.
 bool is_date_time(std::string_view text);
 
 // An RFC 3339 date-time as milliseconds since the epoch (a leap second

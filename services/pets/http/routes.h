@@ -17,8 +17,9 @@ struct RouteDeps {
   const PetKeys& keys;
 };
 
-// The deprecated GET /pets/{petId}: since when, until when (docs in README).
-inline constexpr const char* kGetPetDeprecation = "@1790812800";  // 2026-10-01T00:00:00Z
+// The deprecated GET /pets/{petId}: since when (RFC 9745's epoch seconds),
+// until when; docs/api.md gives both dates.
+inline constexpr const char* kGetPetDeprecation = "@1790812800";
 inline constexpr const char* kGetPetSunset = "Thu, 01 Jul 2027 00:00:00 GMT";
 
 void add_pet_routes(http::Router& router, const RouteDeps& deps);
