@@ -217,11 +217,6 @@ Position Producer::append_to(const Record& record, std::int32_t partition) {
   return send_to(record, partition).wait();
 }
 
-std::int64_t Producer::end_offset(const std::string& topic, std::int32_t partition, int timeout_ms) {
-  const std::shared_lock lock(handle_mutex_);
-  return query_end(rk_.get(), topic, partition, timeout_ms);
-}
-
 Watermarks Producer::watermarks(const std::string& topic, std::int32_t partition, int timeout_ms) {
   const std::shared_lock lock(handle_mutex_);
   return query_watermarks(rk_.get(), topic, partition, timeout_ms);

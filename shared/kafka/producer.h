@@ -125,9 +125,10 @@ class Producer {
   std::int32_t partition_for(const std::string& topic, const std::string& key);
   std::int32_t partitions(const std::string& topic);
 
-  // The offset the next record in a partition will get (the high watermark).
-  std::int64_t end_offset(const std::string& topic, std::int32_t partition, int timeout_ms);
-  // The partition's first offset still in the log and its high watermark.
+  // The partition's first offset still in the log and its end as a
+  // read_committed reader sees it: the last stable offset, which stops at
+  // the first record of an open transaction (kafka::HighWatermark gives the
+  // offset after the last record written).
   Watermarks watermarks(const std::string& topic, std::int32_t partition, int timeout_ms);
   // Every partition's, indexed by partition: two requests per leader in
   // all (ListOffsets for the earliest and the latest), not two per partition.

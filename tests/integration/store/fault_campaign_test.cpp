@@ -615,6 +615,17 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
   std::size_t fenced = 0;
   std::size_t link_fenced = 0;
   std::size_t link_give_backs = 0;
+  // How often the replica's log says any of `lines`.
+  const auto said = [](const ServiceProcess& replica, std::initializer_list<const char*> lines) {
+    const auto log = replica.log();
+    std::size_t n = 0;
+    for (const auto* line : lines) {
+      for (auto at = log.find(line); at != std::string::npos; at = log.find(line, at + 1)) {
+        ++n;
+      }
+    }
+    return n;
+  };
   // The supervisor every deployment runs a replica under (scripts/up's,
   // compose's restart policy): a replica that died is started again. A
   // death is a failure, except librdkafka 2.0.2 aborting the process on its
@@ -626,12 +637,7 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
       if (!replica->wait_exit(std::chrono::milliseconds(0))) {
         continue;
       }
-      const auto log = replica->log();
-      std::size_t aborts = 0;
-      for (auto at = log.find(kLibrdkafkaTxnAssertion); at != std::string::npos;
-           at = log.find(kLibrdkafkaTxnAssertion, at + 1)) {
-        ++aborts;
-      }
+      const auto aborts = said(*replica, {kLibrdkafkaTxnAssertion});
       if (aborts > librdkafka_aborts[replica]) {
         ++faults["librdkafka 2.0.2 aborted a replica (its txn state assertion)"];
       } else {
@@ -654,17 +660,6 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
         << "after: " << name << "; not ready:" << not_ready();
     std::this_thread::sleep_for(std::chrono::seconds(2));  // traffic on the recovered store
     supervise();
-  };
-  // How often the replica's log says any of `lines`.
-  const auto said = [](const ServiceProcess& replica, std::initializer_list<const char*> lines) {
-    const auto log = replica.log();
-    std::size_t n = 0;
-    for (const auto* line : lines) {
-      for (auto at = log.find(line); at != std::string::npos; at = log.find(line, at + 1)) {
-        ++n;
-      }
-    }
-    return n;
   };
   const auto fenced_lines = [&](const ServiceProcess& replica) {
     return said(replica, {"fenced by the broker"});
