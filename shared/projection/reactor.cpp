@@ -75,6 +75,13 @@ void Reactor::loop() {
   // dropped, until a give-back succeeds. Polling on meanwhile serves the
   // group's rebalances.
   bool owed = false;
+  // When the positions last went out (docs/consistency.md, "Saga steps":
+  // a position is a resume point, so it may trail what is handled).
+  auto committed_at = std::chrono::steady_clock::now();
+  const auto commit_now = [&] {
+    commit(consumer);
+    committed_at = std::chrono::steady_clock::now();
+  };
   while (!stop_) {
     if (owed) {
       owed = !give_back(consumer);
@@ -84,9 +91,10 @@ void Reactor::loop() {
       continue;
     }
     if (batch.empty()) {
-      // Markers polled since: the position moves past them, so that the
-      // group's committed offset reaches the partition's end (CatchUp).
-      commit(consumer);
+      // Quiet: what was handled, and the markers polled since (so that the
+      // group's committed offset reaches the partition's end: GroupCatchUp).
+      // Nothing goes out when nothing moved.
+      commit_now();
       continue;
     }
     // Events that may touch the same aggregate, in log order, one after the
@@ -114,9 +122,15 @@ void Reactor::loop() {
       continue;
     }
     // Every event of the batch is handled (events of one partition may have
-    // been handled out of order across aggregates, so only now).
-    commit(consumer);
+    // been handled out of order across aggregates, so only now). Under
+    // load the positions go out once per kCommitEvery, not per batch.
+    if (std::chrono::steady_clock::now() - committed_at >= kCommitEvery) {
+      commit_now();
+    }
     log_handled(batch);
+  }
+  if (!owed) {
+    commit(consumer);  // what was handled since the last commit: less for the next owner to repeat
   }
 }
 

@@ -138,6 +138,11 @@ class Reactor {
   static constexpr std::chrono::seconds kGiveBackAfter{5};
   // Commits where the consumer stands (kafka::Consumer::commit_positions).
   void commit(kafka::Consumer& consumer);
+  // How long handled positions may wait for a commit while batches keep
+  // coming: each commit is an append to the broker's offsets log, and a
+  // crash meanwhile only hands the steps since to the next owner again,
+  // each a no-op against the log. A quiet poll commits at once.
+  static constexpr std::chrono::milliseconds kCommitEvery{500};
   // One log line per event of a handled batch, in the event's trace.
   void log_handled(const std::vector<kafka::Message>& batch) const;
 
