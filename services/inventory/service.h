@@ -52,7 +52,7 @@ class InventoryService : public service::Service {
   es::OwnerHints owners_;
   // The inventory topic's single writer (docs/consistency.md).
   LedgerWriter writer_;
-  projection::OwnEvents own_;
+  InventoryOwnEvents own_;
   Ledgers ledgers_;
   es::GroupCatchUp pets_seen_;  // the pets reaction's group (kPetsReactor)
   PetsReaction pets_reaction_;

@@ -46,7 +46,7 @@ class OrdersService : public service::Service {
   es::OwnerHints owners_;
   // The orders topic's single writer (docs/consistency.md).
   OrderWriter writer_;
-  projection::OwnEvents own_;
+  OrdersOwnEvents own_;
   OrderCommands commands_;
   OutcomeReaction outcomes_;
   http::Router router_;

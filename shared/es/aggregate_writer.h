@@ -133,13 +133,16 @@ class AggregateWriter final : public Ownership::State {
   }
 
   // What a command did: the aggregate's id, its state and version after
-  // the command (as its owner folded them), and the events appended (none
-  // when the command changed nothing, or repeated a create).
+  // the command (as its owner folded them), the events appended (none
+  // when the command changed nothing, or repeated a create), and the state
+  // they were decided on, which the write path folds them from
+  // (projection::OwnEvents).
   struct Outcome {
     std::int64_t id = 0;
     AggregateState state{};
     std::int64_t version = 0;
     std::vector<Appended> appended;
+    AggregateState before{};
   };
 
   // A command past its delivery report: its event is in the log, in a
@@ -487,8 +490,8 @@ class AggregateWriter final : public Ownership::State {
       }
       if (!event) {
         out[i].pending.emplace(it == part.aggregates.end()
-                                   ? Outcome{c.id, {}, 0, {}}
-                                   : Outcome{c.id, it->second.state, it->second.version, {}});
+                                   ? Outcome{c.id, {}, 0, {}, {}}
+                                   : Outcome{c.id, it->second.state, it->second.version, {}, {}});
         unsent.push_back(i);
         continue;
       }
@@ -514,6 +517,7 @@ class AggregateWriter final : public Ownership::State {
         continue;
       }
       // Folded in at once: the next command on the partition decides on it.
+      auto before = a.state;
       Traits::evolve(a.state, *event, version, sending->envelope.time);
       a.version = version;
       a.sending = true;
@@ -521,7 +525,7 @@ class AggregateWriter final : public Ownership::State {
       if (!c.request.empty()) {
         part.requests.emplace(c.request, c.id);
       }
-      sent.push_back({i, std::move(*sending), Outcome{c.id, a.state, version, {}}});
+      sent.push_back({i, std::move(*sending), Outcome{c.id, a.state, version, {}, std::move(before)}});
     }
     const auto generation = part.generation;
     held.unlock();

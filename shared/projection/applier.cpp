@@ -71,7 +71,7 @@ std::int64_t version_of(const redis::Reply& reply) {
 
 es::ApplyOutcome Applier::apply_own(redis::Connection& conn, const events::Envelope& event,
                                     const std::vector<Command>& settle) {
-  const auto steps = fold(conn, {&event});
+  auto steps = fold(conn, {&event});
   const auto& step = steps.front();
   if (step.key.empty()) {
     throw std::invalid_argument("not a valid event of this read model: " + step.invalid);
@@ -81,33 +81,24 @@ es::ApplyOutcome Applier::apply_own(redis::Connection& conn, const events::Envel
   if (!step.writer_may_apply) {
     return es::ApplyOutcome::Behind;
   }
-  const auto replies = redis::pipeline_scripts(
-      conn, [] { return std::vector<const redis::Script*>{&project_script()}; }, 1,
-      [&](redis::Connection& c) { queue_step(c, step, "", "", settle); });
-  return outcome_of(replies.front());
+  return apply_steps(conn, steps, settle).front();
 }
 
-std::vector<es::ApplyOutcome> Applier::apply_own_each(redis::Connection& conn,
-                                                      const std::vector<const events::Envelope*>& events) {
-  const auto steps = fold(conn, events);
-  std::vector<es::ApplyOutcome> out(steps.size(), es::ApplyOutcome::Behind);
-  std::vector<std::size_t> run;
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    if (!steps[i].key.empty() && steps[i].writer_may_apply) {
-      run.push_back(i);
-    }
-  }
+std::vector<es::ApplyOutcome> Applier::apply_steps(redis::Connection& conn, const std::vector<Step>& steps,
+                                                   const std::vector<Command>& settle) {
   // Applying is idempotent per event, so after a lost script cache the
   // batch is simply sent again (redis::pipeline_scripts).
   const auto replies = redis::pipeline_scripts(
-      conn, [] { return std::vector<const redis::Script*>{&project_script()}; }, run.size(),
+      conn, [] { return std::vector<const redis::Script*>{&project_script()}; }, steps.size(),
       [&](redis::Connection& c) {
-        for (const auto i : run) {
-          queue_step(c, steps[i], "", "");
+        for (const auto& step : steps) {
+          queue_step(c, step, "", "", settle);
         }
       });
-  for (std::size_t j = 0; j < run.size(); ++j) {
-    out[run[j]] = outcome_of(replies[j]);
+  std::vector<es::ApplyOutcome> out;
+  out.reserve(replies.size());
+  for (const auto& reply : replies) {
+    out.push_back(outcome_of(reply));
   }
   return out;
 }
@@ -125,47 +116,22 @@ std::vector<Step> ByTopic::fold(redis::Connection& /*conn*/,
   throw std::logic_error("projection: ByTopic folds nothing itself; route() each record");
 }
 
-void OwnEvents::apply(const es::Appended& appended, const std::vector<Command>& settle) const {
-  committed([&] {
-    const auto outcome = pool_.run_idempotent(
-        [&](redis::Connection& c) { return projection_.apply_own(c, appended.envelope, settle); });
-    if (outcome == es::ApplyOutcome::Behind) {
-      catch_up_.through(appended.topic, appended.position.partition, appended.position.offset);
-    }
-  });
-}
-
-void OwnEvents::apply(const std::vector<es::Appended>& appended) const {
-  if (appended.empty()) {
-    return;  // every command of the batch appended nothing
-  }
-  if (appended.size() == 1) {
-    apply(appended.front());
-    return;
-  }
-  std::vector<const events::Envelope*> envelopes;
-  envelopes.reserve(appended.size());
-  for (const auto& a : appended) {
-    envelopes.push_back(&a.envelope);
-  }
-  committed([&] {
-    const auto outcomes =
-        pool_.run_idempotent([&](redis::Connection& c) { return projection_.apply_own_each(c, envelopes); });
-    for (std::size_t i = 0; i < appended.size(); ++i) {
-      if (outcomes[i] == es::ApplyOutcome::Behind) {
-        catch_up_.through(appended[i].topic, appended[i].position.partition, appended[i].position.offset);
-      }
-    }
-  });
-}
-
-void OwnEvents::committed(const std::function<void()>& apply) {
-  // The event is in the log: the write succeeded whatever Redis says now
+void apply_own_steps(redis::Pool& pool, es::CatchUp& catch_up,
+                     const std::vector<const es::Appended*>& appended,
+                     const std::function<std::vector<Step>()>& fold, const std::vector<Command>& settle) {
+  // The events are in the log: the write succeeded whatever Redis says now
   // (down, or refusing with an error reply: OOM under maxmemory, READONLY
   // after a failover, MISCONF, a key of the wrong type), and the projection
-  // applies it once Redis takes it.
+  // applies them once Redis takes them.
   try {
-    apply();
+    const auto steps = fold();
+    const auto outcomes =
+        pool.run_idempotent([&](redis::Connection& c) { return Applier::apply_steps(c, steps, settle); });
+    for (std::size_t i = 0; i < appended.size(); ++i) {
+      if (outcomes.at(i) == es::ApplyOutcome::Behind) {
+        catch_up.through(appended[i]->topic, appended[i]->position.partition, appended[i]->position.offset);
+      }
+    }
   } catch (const std::exception& e) {
     log::warn("read model: a committed event is left to the projection ({})", e.what());
   }

@@ -55,11 +55,15 @@ class Applier {
 
   // Applies the write path's own event, just acknowledged by the log, and
   // runs `settle` with it, or alone when the event was applied before.
+  // Folds it from what Redis holds: for a write path with no fold of its
+  // own (the key registry's es::CommandPath); a single writer's events are
+  // folded from its own state (Projection::own_step, OwnEvents).
   es::ApplyOutcome apply_own(redis::Connection& conn, const events::Envelope& event,
                              const std::vector<Command>& settle = {});
-  // apply_own() of many events in one pipeline; one outcome each.
-  std::vector<es::ApplyOutcome> apply_own_each(redis::Connection& conn,
-                                               const std::vector<const events::Envelope*>& events);
+  // Runs steps the write path folded, in one pipeline, each with `settle`;
+  // one outcome each ('behind' for a step the read model is not ready for).
+  static std::vector<es::ApplyOutcome> apply_steps(redis::Connection& conn, const std::vector<Step>& steps,
+                                                   const std::vector<Command>& settle = {});
 };
 
 // project.lua, the one script that writes an event's effect.
@@ -106,6 +110,25 @@ class Projection final : public Applier {
   explicit Projection(M model) : model_(std::move(model)) {}
 
   [[nodiscard]] const M& model() const { return model_; }
+
+  // The write path's own event, folded from `state`: the state its single
+  // writer decided it on, which is the read model's at the event's
+  // predecessor (the same log, the same evolve). No read of Redis:
+  // project.lua applies the step only onto that predecessor, and answers
+  // 'behind' otherwise. Leaves `state` as the event made it.
+  Step own_step(const events::Envelope& envelope, typename M::State& state) const {
+    const auto event = model_.decode(envelope);
+    Step step;
+    step.space = &model_.space();
+    step.key = model_.key(event);
+    step.version = envelope.version;
+    step.writer_may_apply = true;
+    step.event = events::to_structured_json(envelope);
+    const auto before = model_.record(state, event);
+    model_.evolve(state, event, envelope.version, envelope.time);
+    step.writes = effect(step.key, envelope.subject, before, model_.record(state, event));
+    return step;
+  }
 
   std::vector<Step> fold(redis::Connection& conn,
                          const std::vector<const events::Envelope*>& events) override {
@@ -220,34 +243,77 @@ class ByTopic final : public Applier {
   std::map<std::string, Applier*, std::less<>> routes_;
 };
 
+// What OwnEvents does that knows no model: applies `steps` (the events of
+// `appended`, in order) and `settle` in one pipeline, waits for the
+// projection to apply those the read model was not ready for, and logs
+// rather than throws what Redis or the wait threw. `fold` builds the steps.
+void apply_own_steps(redis::Pool& pool, es::CatchUp& catch_up,
+                     const std::vector<const es::Appended*>& appended,
+                     const std::function<std::vector<Step>()>& fold, const std::vector<Command>& settle);
+
 // A write path's own events into its read model: what a single writer
 // (es::AggregateWriter) appended is applied before the command answers, so
-// the answer is readable at once from any replica.
+// the answer is readable at once from any replica. Each event is folded
+// from the state the writer decided it on (Projection::own_step), so
+// nothing is read back from Redis first.
+template <ReadModelFold M>
 class OwnEvents {
  public:
-  OwnEvents(redis::Pool& pool, es::CatchUp& catch_up, Applier& projection)
+  OwnEvents(redis::Pool& pool, es::CatchUp& catch_up, const Projection<M>& projection)
       : pool_(pool), catch_up_(catch_up), projection_(projection) {}
 
-  // When the read model has not reached the event's predecessor yet
-  // (another event of the partition is still on its way through the
-  // projection), waits until the projection has applied this one
-  // (es::CatchUp::through). `settle`: see Applier::apply_own.
+  // `outcome`: an es::AggregateWriter outcome, whose `appended` were
+  // decided on its `before`. When the read model has not reached an
+  // event's predecessor yet (another event of the partition is still on
+  // its way through the projection), waits until the projection has
+  // applied it (es::CatchUp::through). `settle` runs with each event, even
+  // one applied before (a claim the write path releases with it).
   //
   // Never throws: the event is committed, and the command's answer is
   // built from the committed events. When Redis is out, or the projection
   // does not get there in time, the projection applies it later; a client
   // is never told "nothing written" of a write in the log.
-  void apply(const es::Appended& appended, const std::vector<Command>& settle = {}) const;
-  // Many events at once, in order, in one round trip each way.
-  void apply(const std::vector<es::Appended>& appended) const;
+  template <typename Outcome>
+  void apply(const Outcome& outcome, const std::vector<Command>& settle = {}) const {
+    apply_all(std::span(&outcome, 1), settle);
+  }
+  // Many commands' events at once, in order, in one round trip.
+  template <typename Outcome>
+  void apply(const std::vector<Outcome>& outcomes) const {
+    apply_all(std::span(outcomes), {});
+  }
 
  private:
-  // Runs `apply`, logging what it throws of Redis or of the wait.
-  static void committed(const std::function<void()>& apply);
+  template <typename Outcome>
+  void apply_all(std::span<const Outcome> outcomes, const std::vector<Command>& settle) const {
+    std::vector<const es::Appended*> appended;
+    for (const auto& o : outcomes) {
+      for (const auto& a : o.appended) {
+        appended.push_back(&a);
+      }
+    }
+    if (appended.empty()) {
+      return;  // every command appended nothing
+    }
+    apply_own_steps(
+        pool_, catch_up_, appended,
+        [&] {
+          std::vector<Step> steps;
+          steps.reserve(appended.size());
+          for (const auto& o : outcomes) {
+            typename M::State state(o.before);
+            for (const auto& a : o.appended) {
+              steps.push_back(projection_.own_step(a.envelope, state));
+            }
+          }
+          return steps;
+        },
+        settle);
+  }
 
   redis::Pool& pool_;
   es::CatchUp& catch_up_;
-  Applier& projection_;
+  const Projection<M>& projection_;
 };
 
 // A consumed event of a service's own topic, decoded with the service's

@@ -26,7 +26,7 @@ std::function<Item()> Ledgers::begin(std::int64_t pet_id, std::int64_t order_id,
       std::make_shared<LedgerWriter::Pending>(writer_.begin(pet_id, on_ledger(pet_id, order_id, decide)));
   return [this, pending, pet_id] {
     const auto outcome = std::move(*pending).finish();
-    own_.apply(outcome.appended);
+    own_.apply(outcome);
     auto item = outcome.state.item;
     item.pet_id = pet_id;
     return item;
@@ -52,12 +52,12 @@ projection::Reaction::BegunEach Ledgers::begin_each(const std::vector<Change>& c
   }
   if (!pending->empty()) {
     out.rest = [this, pending] {
-      std::vector<es::Appended> appended;
+      std::vector<LedgerWriter::Outcome> outcomes;
+      outcomes.reserve(pending->size());
       for (auto& p : *pending) {
-        auto outcome = std::move(p).finish();
-        std::move(outcome.appended.begin(), outcome.appended.end(), std::back_inserter(appended));
+        outcomes.push_back(std::move(p).finish());
       }
-      own_.apply(appended);
+      own_.apply(outcomes);
     };
   }
   return out;

@@ -8,6 +8,7 @@
 #include "inventory/app/writer.h"
 #include "inventory/domain/events.h"
 #include "inventory/domain/item.h"
+#include "inventory/projection/inventory_projection.h"
 #include "projection/applier.h"
 #include "projection/reactor.h"
 #include "trace/context.h"
@@ -22,7 +23,7 @@ namespace petstore::inventory {
 // returns.
 class Ledgers {
  public:
-  Ledgers(LedgerWriter& writer, const projection::OwnEvents& own) : writer_(writer), own_(own) {}
+  Ledgers(LedgerWriter& writer, const InventoryOwnEvents& own) : writer_(writer), own_(own) {}
 
   // `decide` gets the ledger and the reservation recorded for `order_id`
   // (0: none) and returns the event to record, if any. Returns the entry
@@ -50,7 +51,7 @@ class Ledgers {
   static LedgerWriter::Decide on_ledger(std::int64_t pet_id, std::int64_t order_id, const Decide& decide);
 
   LedgerWriter& writer_;
-  const projection::OwnEvents& own_;
+  const InventoryOwnEvents& own_;
 };
 
 }  // namespace petstore::inventory

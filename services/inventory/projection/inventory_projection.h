@@ -39,5 +39,6 @@ class InventoryModel {
 };
 
 using InventoryProjection = projection::Projection<InventoryModel>;
+using InventoryOwnEvents = projection::OwnEvents<InventoryModel>;
 
 }  // namespace petstore::inventory

@@ -15,7 +15,7 @@ DomainError not_found(std::int64_t id) {
 
 }  // namespace
 
-OrderCommands::OrderCommands(OrderWriter& writer, const projection::OwnEvents& own, ReadModel& read,
+OrderCommands::OrderCommands(OrderWriter& writer, const OrdersOwnEvents& own, ReadModel& read,
                              AnswerWait wait)
     : writer_(writer), own_(own), read_(read), wait_(wait) {}
 
@@ -28,7 +28,7 @@ Order OrderCommands::place(const OrderFields& fields, const std::string& request
     ticket.emplace(settled_.expect(id));
     return decide_place(id, fields);
   });
-  own_.apply(outcome.appended);
+  own_.apply(outcome);
   if (outcome.appended.empty() && outcome.state.status != OrderStatus::Placed) {
     return outcome.state;  // a repeated placement, answered long ago: as the log has it now
   }
@@ -75,7 +75,7 @@ Order OrderCommands::change(std::int64_t id, const Precondition& precondition, c
     precondition(current.version);
     return decide(current.state);
   });
-  own_.apply(outcome.appended);
+  own_.apply(outcome);
   if (outcome.state.status != OrderStatus::Placed) {
     settled_.offer(id, outcome.state);  // applied first: the client may read it anywhere once answered
   }

@@ -9,6 +9,7 @@
 #include "orders/app/writer.h"
 #include "orders/domain/decide.h"
 #include "orders/domain/order.h"
+#include "orders/projection/orders_projection.h"
 #include "orders/projection/read_model.h"
 #include "projection/applier.h"
 #include "util/rendezvous.h"
@@ -37,7 +38,7 @@ struct AnswerWait {
 // applies its event to the read model before answering.
 class OrderCommands {
  public:
-  OrderCommands(OrderWriter& writer, const projection::OwnEvents& own, ReadModel& read, AnswerWait wait);
+  OrderCommands(OrderWriter& writer, const OrdersOwnEvents& own, ReadModel& read, AnswerWait wait);
 
   // Records the placement, then waits up to the outcome wait for the
   // inventory's answer: the order comes back reserved, rejected, or (the
@@ -64,7 +65,7 @@ class OrderCommands {
   Order await_outcome(Settled::Ticket& ticket, bool look_first, const Order& placed);
 
   OrderWriter& writer_;
-  const projection::OwnEvents& own_;
+  const OrdersOwnEvents& own_;
   ReadModel& read_;
   AnswerWait wait_;
   // Placing requests waiting for their orders' answers, which change()

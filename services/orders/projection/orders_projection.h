@@ -37,5 +37,6 @@ class OrdersModel {
 };
 
 using OrdersProjection = projection::Projection<OrdersModel>;
+using OrdersOwnEvents = projection::OwnEvents<OrdersModel>;
 
 }  // namespace petstore::orders

@@ -40,9 +40,7 @@ Category CategoryCommands::answer(const CategoryWriter::Outcome& outcome) {
         DomainError::Kind::NotFound, codes::kCategoryNotFound,
         "category " + std::to_string(outcome.id) + ", created by this request, has been deleted");
   }
-  for (const auto& appended : outcome.appended) {
-    write_.apply_own(appended);
-  }
+  write_.apply_own(outcome);
   return *outcome.state;  // pet_count is not part of the answer
 }
 
@@ -113,9 +111,7 @@ void CategoryCommands::remove(std::int64_t id, const Precondition& precondition)
           return event;
         });
     closed = false;  // the delete is in the log: the mark stays until applied or run out
-    for (const auto& appended : outcome.appended) {
-      write_.apply_own(appended);
-    }
+    write_.apply_own(outcome);
   } catch (const kafka::Unavailable& e) {
     // Reopen only when the delete surely is not in the log; otherwise the
     // closing mark runs out with its lease.

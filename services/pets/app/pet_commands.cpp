@@ -55,9 +55,7 @@ Pet PetCommands::answer(const PetWriter::Outcome& outcome, const std::string& cl
     throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
                       "pet " + std::to_string(outcome.id) + ", created by this request, has been deleted");
   }
-  for (const auto& appended : outcome.appended) {
-    write_.apply_own(appended, outcome.state->category_id, claim);  // a claim is only taken with an event
-  }
+  write_.apply_own(outcome, outcome.state->category_id, claim);  // a claim is only taken with an event
   return *outcome.state;
 }
 
@@ -99,9 +97,7 @@ void PetCommands::remove(std::int64_t id, const Precondition& precondition) {
   const auto outcome = writer_.execute(id, [&](const PetWriter::Current& current) -> std::optional<Event> {
     return decide_delete_pet(existing(current, id, precondition));
   });
-  for (const auto& appended : outcome.appended) {
-    write_.apply_own(appended);
-  }
+  write_.apply_own(outcome);
 }
 
 }  // namespace petstore::pets

@@ -56,13 +56,17 @@ void WritePath::release_claim(std::int64_t category_id, const std::string& token
   }
 }
 
-void WritePath::apply_own(const es::Appended& appended, std::int64_t category_id,
+void WritePath::apply_own(const PetWriter::Outcome& outcome, std::int64_t category_id,
                           const std::string& claim_token) {
   if (claim_token.empty()) {
-    own_.apply(appended);
+    own_.apply(outcome);
     return;
   }
-  own_.apply(appended, {{"ZREM", keys_.claims(category_id), claim_token}});
+  own_.apply(outcome, {{"ZREM", keys_.claims(category_id), claim_token}});
+}
+
+void WritePath::apply_own(const CategoryWriter::Outcome& outcome) {
+  own_.apply(outcome);
 }
 
 }  // namespace petstore::pets

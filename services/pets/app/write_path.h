@@ -7,6 +7,7 @@
 
 #include "es/catch_up.h"
 #include "es/event_log.h"
+#include "pets/app/writers.h"
 #include "pets/projection/keys.h"
 #include "pets/projection/pets_projection.h"
 #include "pets/projection/read_model.h"
@@ -56,19 +57,20 @@ class WritePath {
   std::string claim_category(std::int64_t category_id);
   void release_claim(std::int64_t category_id, const std::string& token) noexcept;
 
-  // Applies an event a single writer appended, so the answer is readable at
-  // once from any replica, releasing the claim `claim_token` on
+  // Applies what a single writer's command appended, so the answer is
+  // readable at once from any replica, releasing the claim `claim_token` on
   // `category_id` with it (none when empty). When the read model has not
-  // reached the event's predecessor yet, waits until the projection has
+  // reached an event's predecessor yet, waits until the projection has
   // applied the event.
-  void apply_own(const es::Appended& appended, std::int64_t category_id = 0,
+  void apply_own(const PetWriter::Outcome& outcome, std::int64_t category_id = 0,
                  const std::string& claim_token = "");
+  void apply_own(const CategoryWriter::Outcome& outcome);
 
  private:
   redis::Pool& pool_;
   es::CatchUp& catch_up_;
   ReadModel& read_;
-  projection::OwnEvents own_;
+  PetsOwnEvents own_;
   PetKeys keys_;
   Topics topics_;
   Settings settings_;

@@ -20,6 +20,11 @@ class PetsModel {
   using Event = pets::Event;
   // One aggregate: a pet or a category, as its events say.
   struct State {
+    State() = default;
+    // As a single writer holds one (app/writers.h): the write path folds
+    // its own events from it (projection::OwnEvents).
+    State(std::optional<Pet> p) : pet(std::move(p)) {}            // NOLINT(google-explicit-constructor)
+    State(std::optional<Category> c) : category(std::move(c)) {}  // NOLINT(google-explicit-constructor)
     std::optional<Pet> pet;
     std::optional<Category> category;
   };
@@ -40,5 +45,6 @@ class PetsModel {
 };
 
 using PetsProjection = projection::Projection<PetsModel>;
+using PetsOwnEvents = projection::OwnEvents<PetsModel>;
 
 }  // namespace petstore::pets

@@ -155,11 +155,12 @@ class ThingsModel {
   es::KeySpace space_;
 };
 
-// The write path's own events of a batch in one pipeline
-// (Applier::apply_own_each): one outcome each, in order, as apply_own one
-// after another would give. An event whose predecessor the read model lacks
-// is left to the projection.
-TEST_F(ProjectionApplier, ABatchOfOwnEventsIsAppliedInOnePipelineWithAnOutcomeEach) {
+// The write path's own events, each folded from the state its writer
+// decided it on (Projection::own_step: nothing read back from Redis), in
+// one pipeline (Applier::apply_steps): one outcome each, in order. An
+// event already applied is a duplicate; one whose predecessor the read
+// model lacks is left to the projection and changes nothing.
+TEST_F(ProjectionApplier, OwnEventsFoldedFromTheWritersStateAreAppliedInOnePipelineWithAnOutcomeEach) {
   projection::Projection<ThingsModel> things(ThingsModel(keys_.space()));
   const auto made = [](std::int64_t id, std::int64_t version, const char* type) {
     events::Envelope env;
@@ -172,14 +173,16 @@ TEST_F(ProjectionApplier, ABatchOfOwnEventsIsAppliedInOnePipelineWithAnOutcomeEa
     env.data = "{}";
     return env;
   };
-  const std::vector<events::Envelope> batch{made(1, 1, "made"), made(1, 2, "changed"), made(2, 1, "made"),
-                                            made(1, 1, "made"), made(3, 2, "changed")};
-  std::vector<const events::Envelope*> envelopes;
-  envelopes.reserve(batch.size());
-  for (const auto& e : batch) {
-    envelopes.push_back(&e);
-  }
-  EXPECT_EQ(things.apply_own_each(conn_, envelopes),
+  ThingsModel::State one;
+  ThingsModel::State two;
+  ThingsModel::State one_again;
+  ThingsModel::State three{"made"};  // the writer folded version 1, which the read model lacks
+  const std::vector<projection::Step> steps{
+      things.own_step(made(1, 1, "made"), one), things.own_step(made(1, 2, "changed"), one),
+      things.own_step(made(2, 1, "made"), two), things.own_step(made(1, 1, "made"), one_again),
+      things.own_step(made(3, 2, "changed"), three)};
+  EXPECT_EQ(one.type, "changed");  // each step leaves the state as its event made it
+  EXPECT_EQ(projection::Applier::apply_steps(conn_, steps),
             (std::vector<es::ApplyOutcome>{es::ApplyOutcome::Applied, es::ApplyOutcome::Applied,
                                            es::ApplyOutcome::Applied, es::ApplyOutcome::Duplicate,
                                            es::ApplyOutcome::Behind}));
@@ -187,6 +190,7 @@ TEST_F(ProjectionApplier, ABatchOfOwnEventsIsAppliedInOnePipelineWithAnOutcomeEa
   EXPECT_EQ(field(keys_.base() + "thing:1", "type"), "changed");
   EXPECT_EQ(field(keys_.base() + "thing:2", "version"), "1");
   EXPECT_EQ(field(keys_.base() + "thing:3", "version"), "(nil)");
+  EXPECT_EQ(field(keys_.base() + "thing:3", "type"), "(nil)");
 }
 
 // A read model of the test's own that counts: each event adds its data (an
