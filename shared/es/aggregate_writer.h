@@ -42,6 +42,8 @@ struct EventParts {
 //   parts   type, data and schema version of a new event
 //   kIdClass  new ids of this kind are kIdClass modulo kIdClasses, so two
 //             kinds never share an id (pets, categories, orders)
+//   before  (optional) what of a state the write path folds an event from
+//             (Outcome::before); the whole state without it
 template <typename T>
 concept AggregateTraits = std::default_initializable<typename T::State> &&
     requires(typename T::State& s, const typename T::Event& e, const events::Envelope& env) {
@@ -377,6 +379,18 @@ class AggregateWriter final : public Ownership::State {
   // Commits `transaction` (without the lock), giving up the writer when
   // that fails. A commit whose outcome is unknown says so, naming the
   // aggregate `id` a client can look up to learn it.
+  // What Outcome::before keeps of the state `event` was decided on: all of
+  // it, unless the traits keep less (Traits::before: what folding the event
+  // needs, for a state that grows with the aggregate's history).
+  static AggregateState before_of(const AggregateState& state, const Event& event) {
+    if constexpr (requires { Traits::before(state, event); }) {
+      return Traits::before(state, event);
+    } else {
+      (void)event;
+      return state;
+    }
+  }
+
   static void confirm(OwnerLog::Held& held, std::int64_t id, std::uint64_t transaction) {
     try {
       held.confirm(transaction);
@@ -517,7 +531,7 @@ class AggregateWriter final : public Ownership::State {
         continue;
       }
       // Folded in at once: the next command on the partition decides on it.
-      auto before = a.state;
+      auto before = before_of(a.state, *event);
       Traits::evolve(a.state, *event, version, sending->envelope.time);
       a.version = version;
       a.sending = true;

@@ -25,6 +25,18 @@ struct LedgerTraits {
     inventory::evolve(ledger, e, version, time);
   }
   static es::EventParts parts(const Event& e) { return {std::string(type_of(e)), encode(e), kSchemaVersion}; }
+  // What the write path folds `e` from (es::AggregateWriter::Outcome::before):
+  // the item and the one order it names, as the projection reads them back,
+  // not every order the pet ever had.
+  static State before(const State& ledger, const Event& e) {
+    State out{ledger.item, {}};
+    if (const auto order = order_of(e)) {
+      if (const auto it = ledger.orders.find(*order); it != ledger.orders.end()) {
+        out.orders.insert(*it);
+      }
+    }
+    return out;
+  }
 };
 static_assert(es::AggregateTraits<LedgerTraits>);
 

@@ -23,6 +23,18 @@ std::int64_t aggregate_of(const Event& e) {
   return std::visit([](const auto& ev) { return ev.pet_id; }, e);
 }
 
+std::optional<std::int64_t> order_of(const Event& e) {
+  return std::visit(
+      [](const auto& ev) -> std::optional<std::int64_t> {
+        if constexpr (requires { ev.order_id; }) {
+          return ev.order_id;
+        } else {
+          return std::nullopt;
+        }
+      },
+      e);
+}
+
 std::string encode(const Event& e) {
   json::Writer w;
   w.begin_object();

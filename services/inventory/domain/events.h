@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -72,6 +73,8 @@ inline constexpr int kSchemaVersion = 1;
 
 using events::type_of;  // each event's kType (events/event_type.h)
 std::int64_t aggregate_of(const Event& e);
+// The order an event is about (a reservation and what follows it), if any.
+std::optional<std::int64_t> order_of(const Event& e);
 std::string encode(const Event& e);
 // Throws std::invalid_argument for an unknown type or a bad payload.
 Event decode(std::string_view type, std::string_view data);

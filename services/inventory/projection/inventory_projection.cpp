@@ -6,18 +6,6 @@
 namespace petstore::inventory {
 namespace {
 
-std::optional<std::int64_t> order_of(const Event& event) {
-  return std::visit(
-      [](const auto& e) -> std::optional<std::int64_t> {
-        if constexpr (requires { e.order_id; }) {
-          return e.order_id;
-        } else {
-          return std::nullopt;
-        }
-      },
-      event);
-}
-
 // The orders `batch` names, in ascending order.
 std::set<std::int64_t> orders_of(const std::vector<const Event*>& batch) {
   std::set<std::int64_t> out;
