@@ -141,14 +141,21 @@ void Readiness::check() {
     begin_rebuild(true);
     started_ = true;
   } else if (!progress().rebuilding) {
-    const auto present = pool_.run_idempotent([&](redis::Connection& c) {
-      return redis::as_integer(redis::expect_ok(c.command({"EXISTS", ready_key_})));
-    });
-    if (present == 1) {
-      return;
+    if (!rebuild_owed_) {
+      const auto present = pool_.run_idempotent([&](redis::Connection& c) {
+        return redis::as_integer(redis::expect_ok(c.command({"EXISTS", ready_key_})));
+      });
+      if (present == 1) {
+        return;
+      }
+      ready_ = false;
+      rebuild_owed_ = true;
     }
-    ready_ = false;
+    // Owed until its targets are taken, even once another replica's
+    // rebuild has set the marker again: otherwise this one would find the
+    // marker, skip the rebuild, and never serve again.
     begin_rebuild(false);
+    rebuild_owed_ = false;
   }
 
   on_not_ready_();

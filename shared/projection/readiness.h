@@ -86,6 +86,10 @@ class Readiness {
   std::vector<Target> targets_;  // the checking thread's alone, like started_
   bool started_ = false;
   bool starting_ = false;  // the current catch-up is the one at start
+  // The marker went and this replica stopped serving, but the rebuild's
+  // targets are not taken yet (the broker did not answer): tried again
+  // on every check, whatever the marker says by then.
+  bool rebuild_owed_ = false;
   std::chrono::steady_clock::time_point began_;
   std::chrono::steady_clock::time_point logged_;
 

@@ -11,13 +11,16 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "es/key_space.h"
 #include "kafka/producer.h"
 #include "projection/readiness.h"
 #include "redis/pool.h"
+#include "support/link_proxy.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
@@ -117,6 +120,56 @@ TEST_F(ReadinessTest, AWipeMakesItNotReadyUntilTheEndsTakenThenAreReachedAndNoLa
   applied(0, 2);
   applied(1, 0);
   EXPECT_TRUE(becomes(true));
+}
+
+// A wipe while the broker does not answer: the replica stops serving, and
+// its rebuild cannot take its targets. Another replica's rebuild sets the
+// marker again meanwhile. Once the broker answers, this replica rebuilds
+// too and serves again; before, it found the marker, skipped the rebuild,
+// and stayed not ready for good (the fault campaign found one so).
+TEST_F(ReadinessTest, AWipeWhileTheBrokerIsSilentIsRebuiltOnceItAnswersWhateverTheMarkerSaysMeanwhile) {
+  cluster_heal();
+  const auto advertised = split_list(Stack::get().cluster_link_brokers);
+  const auto listeners = split_list(Stack::get().cluster_link_listeners);
+  ASSERT_EQ(advertised.size(), listeners.size());
+  const auto port_of = [](const std::string& a) { return std::stoi(a.substr(a.rfind(':') + 1)); };
+  std::vector<std::unique_ptr<LinkProxy>> links;
+  links.reserve(advertised.size());
+  for (size_t i = 0; i < advertised.size(); ++i) {
+    links.push_back(std::make_unique<LinkProxy>(port_of(advertised[i]), port_of(listeners[i])));
+  }
+  const auto stall = [&](bool on) {
+    for (auto& l : links) {
+      l->stall(on);
+    }
+  };
+  const auto topic = unique_name("readiness-linked");
+  const auto& cluster = Stack::get().cluster_brokers;
+  create_topic(topic, 1, cluster);
+  kafka::Producer direct({cluster, "readiness-test", 2, 5000, ""});
+  direct.append_to({topic, "k", "p0-0", {}}, 0);
+  kafka::Producer linked({Stack::get().cluster_link_brokers, "readiness-test", 2, 5000, ""});
+  projection::Readiness readiness(linked, pool_, space_, "svc", milliseconds(20));
+  const auto applied_through = [&](std::int64_t offset) {
+    redis_command({"HSET", space_.offsets(), topic + ":0", std::to_string(offset)});
+  };
+  readiness.start({topic}, [] {});
+  applied_through(0);
+  ASSERT_TRUE(eventually([&] { return readiness.ready(); }));
+
+  stall(true);
+  redis_command({"DEL", space_.offsets(), space_.ready_marker()});
+  EXPECT_TRUE(eventually([&] { return !readiness.ready(); })) << "a wiped read model is not served";
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // its targets' read timed out at least once
+  EXPECT_FALSE(readiness.progress().rebuilding);
+  // Another replica rebuilt the read model meanwhile, and every read of the
+  // targets begun before that has timed out.
+  applied_through(0);
+  redis_command({"SET", space_.ready_marker(), "another replica's"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  stall(false);
+  EXPECT_TRUE(eventually([&] { return readiness.ready(); })) << "the rebuild owed was never taken up";
+  readiness.stop();
 }
 
 TEST_F(ReadinessTest, AnEmptyTopicIsReadyAtOnce) {
