@@ -171,12 +171,7 @@ class FaultCampaign : public ::testing::Test {
     cluster_heal();
     // orders0 reaches the brokers through a proxy each (their LINK
     // listeners), for the link faults; every other client directly.
-    const auto advertised = split_list(Stack::get().cluster_link_brokers);
-    const auto listeners = split_list(Stack::get().cluster_link_listeners);
-    ASSERT_EQ(advertised.size(), listeners.size());
-    for (size_t i = 0; i < advertised.size(); ++i) {
-      links_.push_back(std::make_unique<LinkProxy>(port_of(advertised[i]), port_of(listeners[i])));
-    }
+    links_ = std::make_unique<ClusterLinks>();
     redis_ = std::make_unique<OwnRedis>();
     store_ = std::make_unique<StoreDeployment>(
         2,
@@ -188,14 +183,13 @@ class FaultCampaign : public ::testing::Test {
         std::map<std::string, StoreDeployment::Env>{
             {"orders0", {{"KAFKA_BROKERS", Stack::get().cluster_link_brokers}}}});
   }
-  static int port_of(const std::string& address) { return std::stoi(address.substr(address.rfind(':') + 1)); }
   // CAMPAIGN_ROUNDS=n repeats the phases n times: a soak (docs/development.md).
   static int rounds() {
     return static_cast<int>(config::Env::from_process().integer("CAMPAIGN_ROUNDS", 1, 1, 1000));
   }
   void TearDown() override {
     store_.reset();
-    links_.clear();
+    links_.reset();
     redis_.reset();
   }
 
@@ -328,7 +322,7 @@ class FaultCampaign : public ::testing::Test {
     return false;  // no answer: the tally records it as a failure
   }
 
-  std::vector<std::unique_ptr<LinkProxy>> links_;  // orders0's, one to each broker
+  std::unique_ptr<ClusterLinks> links_;  // orders0's, one to each broker
   std::unique_ptr<OwnRedis> redis_;
   std::unique_ptr<StoreDeployment> store_;
   kafka::Producer producer_{
@@ -782,21 +776,15 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
     phase("orders0's links to every broker delayed 400 ms, then stalled past its sessions, then cut", [&] {
       const auto gave_back_before = given_back(store_->replica("orders", 0));
       const auto fenced_before = fenced_lines(store_->replica("orders", 0));
-      for (auto& l : links_) {
-        l->delay(std::chrono::milliseconds(400));
-      }
+      links_->delay(std::chrono::milliseconds(400));
       ++faults["links delayed 400 ms"];
       std::this_thread::sleep_for(std::chrono::seconds(6));
-      for (auto& l : links_) {
-        l->delay(std::chrono::milliseconds(0));
-        l->stall(true);
-      }
+      links_->delay(std::chrono::milliseconds(0));
+      links_->stall(true);
       ++faults["links stalled 12 s"];
       std::this_thread::sleep_for(std::chrono::seconds(12));
-      for (auto& l : links_) {
-        l->cut();
-        l->stall(false);
-      }
+      links_->cut();
+      links_->stall(false);
       ++faults["links cut"];
       link_fenced += fenced_lines(store_->replica("orders", 0)) - fenced_before;
       link_give_backs += given_back(store_->replica("orders", 0)) - gave_back_before;
@@ -1087,10 +1075,7 @@ TEST_F(FaultCampaign, EveryAcknowledgedWriteSurvivesOverlappingFaultsAndTheLogCh
       "campaign: the paused writer's commands: %zu sent while it was paused; appends fenced by the "
       "broker: %zu\n",
       paused_attempts, fenced);
-  int link_connections = 0;
-  for (const auto& l : links_) {
-    link_connections += l->connections();
-  }
+  const int link_connections = links_->connections();
   std::printf(
       "campaign: orders0 opened %d connections through its links; appends fenced after the cut: %zu; "
       "reactor batches given back (or not yet) across the stall: %zu\n",

@@ -14,6 +14,9 @@
 #include <deque>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "support/stack.h"
 
 namespace petstore::testing {
 
@@ -235,6 +238,46 @@ void LinkProxy::accept_loop() {
     links_.push_back(std::make_unique<Link>(*this, client, server));
     ++opened_;
   }
+}
+
+ClusterLinks::ClusterLinks() {
+  const auto advertised = split_list(Stack::get().cluster_link_brokers);
+  const auto listeners = split_list(Stack::get().cluster_link_listeners);
+  if (advertised.size() != listeners.size()) {
+    throw std::runtime_error("the cluster's link brokers and their listeners do not pair up");
+  }
+  const auto port_of = [](const std::string& address) {
+    return std::stoi(address.substr(address.rfind(':') + 1));
+  };
+  for (std::size_t i = 0; i < advertised.size(); ++i) {
+    links_.push_back(std::make_unique<LinkProxy>(port_of(advertised[i]), port_of(listeners[i])));
+  }
+}
+
+void ClusterLinks::delay(std::chrono::milliseconds d) {
+  for (auto& l : links_) {
+    l->delay(d);
+  }
+}
+
+void ClusterLinks::stall(bool on) {
+  for (auto& l : links_) {
+    l->stall(on);
+  }
+}
+
+void ClusterLinks::cut() {
+  for (auto& l : links_) {
+    l->cut();
+  }
+}
+
+int ClusterLinks::connections() const {
+  int n = 0;
+  for (const auto& l : links_) {
+    n += l->connections();
+  }
+  return n;
 }
 
 }  // namespace petstore::testing

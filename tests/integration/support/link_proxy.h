@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace petstore::testing {
 
@@ -56,6 +57,22 @@ class LinkProxy {
   std::mutex mutex_;
   std::list<std::unique_ptr<Link>> links_;
   std::thread acceptor_;
+};
+
+// A LinkProxy on each of the three-node cluster's LINK listeners: a client
+// that bootstraps from Stack::cluster_link_brokers reaches every node
+// through one, and each fault below takes all of its links at once.
+class ClusterLinks {
+ public:
+  ClusterLinks();
+  void delay(std::chrono::milliseconds d);
+  void stall(bool on);
+  void cut();
+  // Connections opened through them so far.
+  [[nodiscard]] int connections() const;
+
+ private:
+  std::vector<std::unique_ptr<LinkProxy>> links_;
 };
 
 }  // namespace petstore::testing

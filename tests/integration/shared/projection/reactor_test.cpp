@@ -420,20 +420,7 @@ TEST(Reactor, AStepThatKeepsFailingGivesItsBatchBackSoThatItsGroupCanRebalance) 
 // are back.
 TEST(Reactor, ABatchNotGivenBackIsNeverCommittedPast) {
   cluster_heal();
-  const auto advertised = split_list(Stack::get().cluster_link_brokers);
-  const auto listeners = split_list(Stack::get().cluster_link_listeners);
-  ASSERT_EQ(advertised.size(), listeners.size());
-  const auto port_of = [](const std::string& a) { return std::stoi(a.substr(a.rfind(':') + 1)); };
-  std::vector<std::unique_ptr<LinkProxy>> links;
-  links.reserve(advertised.size());
-  for (size_t i = 0; i < advertised.size(); ++i) {
-    links.push_back(std::make_unique<LinkProxy>(port_of(advertised[i]), port_of(listeners[i])));
-  }
-  const auto stall = [&](bool on) {
-    for (auto& l : links) {
-      l->stall(on);
-    }
-  };
+  ClusterLinks links;
   const auto& cluster = Stack::get().cluster_brokers;
   const auto topic = unique_name("reactions");
   create_topic(topic, 1, cluster);
@@ -446,9 +433,9 @@ TEST(Reactor, ABatchNotGivenBackIsNeverCommittedPast) {
   // and stay stalled past the give-back's read of the committed offsets
   // (which waits 10 s).
   std::this_thread::sleep_for(3s);
-  stall(true);
+  links.stall(true);
   std::this_thread::sleep_for(15s);
-  stall(false);
+  links.stall(false);
   reaction.refusing = false;
   EXPECT_TRUE(eventually([&] { return reaction.handled().contains("a/1"); }, 60s))
       << "the batch was committed past without its step";

@@ -11,10 +11,8 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <memory>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "es/key_space.h"
 #include "kafka/producer.h"
@@ -129,20 +127,7 @@ TEST_F(ReadinessTest, AWipeMakesItNotReadyUntilTheEndsTakenThenAreReachedAndNoLa
 // and stayed not ready for good (the fault campaign found one so).
 TEST_F(ReadinessTest, AWipeWhileTheBrokerIsSilentIsRebuiltOnceItAnswersWhateverTheMarkerSaysMeanwhile) {
   cluster_heal();
-  const auto advertised = split_list(Stack::get().cluster_link_brokers);
-  const auto listeners = split_list(Stack::get().cluster_link_listeners);
-  ASSERT_EQ(advertised.size(), listeners.size());
-  const auto port_of = [](const std::string& a) { return std::stoi(a.substr(a.rfind(':') + 1)); };
-  std::vector<std::unique_ptr<LinkProxy>> links;
-  links.reserve(advertised.size());
-  for (size_t i = 0; i < advertised.size(); ++i) {
-    links.push_back(std::make_unique<LinkProxy>(port_of(advertised[i]), port_of(listeners[i])));
-  }
-  const auto stall = [&](bool on) {
-    for (auto& l : links) {
-      l->stall(on);
-    }
-  };
+  ClusterLinks links;
   const auto topic = unique_name("readiness-linked");
   const auto& cluster = Stack::get().cluster_brokers;
   create_topic(topic, 1, cluster);
@@ -157,7 +142,7 @@ TEST_F(ReadinessTest, AWipeWhileTheBrokerIsSilentIsRebuiltOnceItAnswersWhateverT
   applied_through(0);
   ASSERT_TRUE(eventually([&] { return readiness.ready(); }));
 
-  stall(true);
+  links.stall(true);
   redis_command({"DEL", space_.offsets(), space_.ready_marker()});
   EXPECT_TRUE(eventually([&] { return !readiness.ready(); })) << "a wiped read model is not served";
   std::this_thread::sleep_for(std::chrono::seconds(3));  // its targets' read timed out at least once
@@ -167,7 +152,7 @@ TEST_F(ReadinessTest, AWipeWhileTheBrokerIsSilentIsRebuiltOnceItAnswersWhateverT
   applied_through(0);
   redis_command({"SET", space_.ready_marker(), "another replica's"});
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  stall(false);
+  links.stall(false);
   EXPECT_TRUE(eventually([&] { return readiness.ready(); })) << "the rebuild owed was never taken up";
   readiness.stop();
 }
