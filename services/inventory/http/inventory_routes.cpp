@@ -1,5 +1,6 @@
 #include "error/codes.h"
 #include "http/api_error.h"
+#include "http/history_route.h"
 #include "http/request.h"
 #include "http/response.h"
 #include "inventory/http/json_codec.h"
@@ -45,13 +46,9 @@ void add_inventory_routes(http::Router& router, const RouteDeps& d) {
                send_item(res, d.read.require_item(path.id(0, "petId")));
              });
 
-  // Beta: the aggregate's events as CloudEvents, paginated by version.
-  router.add("GET", "/store/inventory/items/{petId}/history",
-             [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
-               const http::Query q(req, {"limit", "cursor"});
-               const auto page = d.read.item_history(path.id(0, "petId"), http::page_request(q));
-               http::send_json_page(req, res, page.items, page.next_cursor);
-             });
+  http::add_history_route(
+      router, "/store/inventory/items/{petId}/history", "petId",
+      [d](std::int64_t id, const readmodel::PageRequest& page) { return d.read.item_history(id, page); });
 
   router.add("PUT", "/store/inventory/items/{petId}",
              [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {

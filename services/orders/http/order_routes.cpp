@@ -1,5 +1,6 @@
 #include "error/codes.h"
 #include "http/api_error.h"
+#include "http/history_route.h"
 #include "http/idempotent_create.h"
 #include "http/request.h"
 #include "http/response.h"
@@ -80,13 +81,9 @@ void add_order_routes(http::Router& router, const RouteDeps& d) {
                send_order(res, d.read.require_order(path.id(0, "orderId")));
              });
 
-  // Beta: the aggregate's events as CloudEvents, paginated by version.
-  router.add("GET", "/store/orders/{orderId}/history",
-             [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
-               const http::Query q(req, {"limit", "cursor"});
-               const auto page = d.read.order_history(path.id(0, "orderId"), http::page_request(q));
-               http::send_json_page(req, res, page.items, page.next_cursor);
-             });
+  http::add_history_route(
+      router, "/store/orders/{orderId}/history", "orderId",
+      [d](std::int64_t id, const readmodel::PageRequest& page) { return d.read.order_history(id, page); });
 
   router.add("POST", "/store/orders/{orderId}/complete",
              [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {

@@ -1,4 +1,5 @@
 #include "error/codes.h"
+#include "http/history_route.h"
 #include "http/idempotent_create.h"
 #include "http/request.h"
 #include "http/response.h"
@@ -70,13 +71,9 @@ void add_pet_routes(http::Router& router, const RouteDeps& d) {
                http::send_json(res, 200, to_profile_json(p));
              });
 
-  // Beta: the aggregate's events as CloudEvents, paginated by version.
-  router.add("GET", "/pets/{petId}/history",
-             [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
-               const http::Query q(req, {"limit", "cursor"});
-               const auto page = d.read.pet_history(path.id(0, "petId"), http::page_request(q));
-               http::send_json_page(req, res, page.items, page.next_cursor);
-             });
+  http::add_history_route(
+      router, "/pets/{petId}/history", "petId",
+      [d](std::int64_t id, const readmodel::PageRequest& page) { return d.read.pet_history(id, page); });
 
   router.add("PUT", "/pets/{petId}",
              [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
