@@ -6,7 +6,9 @@ which may go.
 
 A finding is schemathesis' failure code (ST202 and the like: `st explain
 <code>`), the operation, the answer's status and the `code` of its Error
-body (`-` when it has none). A baseline line accepts the findings it names,
+body (`-` when it has none). "Created resource not found" (ST302) is
+ST302/replay when the create was answered with a stored response
+(`Idempotent-Replayed: true`). A baseline line accepts the findings it names,
 with the reason they are no defect:
 
     <code> <METHOD> <path> <status> <error code> # <reason>
@@ -64,6 +66,11 @@ def error_code(body):
         return "-"
 
 
+def replayed(interaction):
+    headers = (interaction.get("response") or {}).get("headers") or {}
+    return any(name.lower() == "idempotent-replayed" for name in headers)
+
+
 def findings(ndjson):
     """Each failed check of schemathesis' NDJSON event stream, with the
     request and answer of the case that failed it."""
@@ -78,11 +85,15 @@ def findings(ndjson):
                     continue
                 failure = check["failure_info"]["failure"]
                 interaction = interactions.get(case_id) or {}
+                # ST302: the create is the failing GET's parent case.
+                parent = (recorder.get("cases", {}).get(case_id) or {}).get("parent_id")
+                creator = (interactions.get(parent) or {}) if failure["code"] == "ST302" else {}
                 request = interaction.get("request") or {}
                 response = interaction.get("response") or {}
                 answer = text(response.get("content"))
                 found.append({
-                    "code": failure["code"], "operation": failure["operation"],
+                    "code": failure["code"] + ("/replay" if replayed(creator) else ""),
+                    "operation": failure["operation"],
                     "status": response.get("status_code", "none"), "error": error_code(answer),
                     "title": failure["title"],
                     "message": failure.get("message", ""),

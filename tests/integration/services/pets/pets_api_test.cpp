@@ -308,6 +308,22 @@ TEST_F(PetsApi, IdempotencyKeyReplaysTheOriginalResponseAndAppendsOnce) {
   EXPECT_EQ(created_events, 2) << "pet.created, then status_changed; the retries appended nothing";
 }
 
+// A replay is the first answer (docs/api.md, "Retries"): deleting the
+// category since changes neither its status nor its body.
+TEST_F(PetsApi, AReplayedCreateAnswersAsTheFirstTimeAfterItsResourceIsDeleted) {
+  const auto key = unique_name("idem");
+  const auto body = R"({"name":")" + unique_name("gone") + R"("})";
+  const auto first = post_json(*http_, "/categories", body, {{"Idempotency-Key", key}});
+  ASSERT_EQ(first->status, 201);
+  const auto path = "/categories/" + std::to_string(id_of(first));
+  ASSERT_EQ(http_->Delete(path.c_str())->status, 204);
+  const auto replay = post_json(*http_, "/categories", body, {{"Idempotency-Key", key}});
+  ASSERT_EQ(replay->status, 201);
+  EXPECT_EQ(replay->body, first->body);
+  EXPECT_EQ(replay->get_header_value("Idempotent-Replayed"), "true");
+  EXPECT_EQ(http_->Get(path.c_str())->status, 404);
+}
+
 TEST_F(PetsApi, CategoryInUseCannotBeDeleted) {
   const auto cat = new_category();
   const auto pet = new_pet(cat);
