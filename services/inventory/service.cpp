@@ -10,32 +10,31 @@ Topics topics_from(const config::Env& env) {
           env.str("KAFKA_TOPIC_ORDERS", "petstore.orders.v1")};
 }
 
-InventoryService::InventoryService(const config::ServiceConfig& cfg, Topics topics)
+Components::Components(service::Platform& platform, http::Router& router, Topics topics)
     : topics_(std::move(topics)),
-      keys_(cfg.prefix),
-      platform_(cfg, keys_.space()),
+      keys_(platform.config().prefix),
       projection_(InventoryModel(keys_)),
-      read_(platform_.reads(), keys_),
-      owners_(platform_.pool(), keys_.space().owners(topics_.inventory)),
-      writer_(platform_.producer(), platform_.writer_settings(topics_.inventory, "inventory"), &owners_),
-      own_(platform_.pool(), platform_.catch_up(), projection_),
+      read_(platform.reads(), keys_),
+      owners_(platform.pool(), keys_.space().owners(topics_.inventory)),
+      writer_(platform.producer(), platform.writer_settings(topics_.inventory, "inventory"), &owners_),
+      own_(platform.pool(), platform.catch_up(), projection_),
       ledgers_(writer_, own_),
-      pets_seen_(cfg.kafka_brokers, cfg.consumer_group(kPetsReactor), cfg.catch_up_timeout),
+      pets_seen_(platform.config().kafka_brokers, platform.config().consumer_group(kPetsReactor),
+                 platform.config().catch_up_timeout),
       pets_reaction_(ledgers_),
-      orders_reaction_(ledgers_, pets_seen_, platform_.log(), topics_.pets),
+      orders_reaction_(ledgers_, pets_seen_, platform.log(), topics_.pets),
       stock_(ledgers_) {
-  add_inventory_routes(router_, {stock_, read_});
-  platform_.add_writer(topics_.inventory, writer_);
-  platform_.add_platform_routes(router_);
+  add_inventory_routes(router, {stock_, read_});
+  platform.add_writer(topics_.inventory, writer_);
 }
 
-void InventoryService::start() {
-  platform_.start({topics_.inventory, topics_.pets, topics_.orders});
-  platform_.project({topics_.inventory}, projection_);
+void Components::start(service::Platform& platform) {
+  platform.start({topics_.inventory, topics_.pets, topics_.orders});
+  platform.project({topics_.inventory}, projection_);
   // Two consumer groups, so an order can wait for the pets reaction to catch
   // up without blocking the thread that would do it.
-  platform_.react(kPetsReactor, {topics_.pets}, pets_reaction_);
-  platform_.react("orders-reactor", {topics_.orders}, orders_reaction_);
+  platform.react(kPetsReactor, {topics_.pets}, pets_reaction_);
+  platform.react("orders-reactor", {topics_.orders}, orders_reaction_);
   writer_.start();
 }
 

@@ -5,15 +5,13 @@
 #include "config/service_config.h"
 #include "es/catch_up.h"
 #include "es/owner_hints.h"
-#include "http/router.h"
 #include "inventory/app/ledgers.h"
 #include "inventory/app/reactions.h"
 #include "inventory/app/stock_commands.h"
 #include "inventory/app/writer.h"
 #include "inventory/projection/inventory_projection.h"
 #include "inventory/projection/read_model.h"
-#include "service/platform.h"
-#include "service/serve.h"
+#include "service/hosted.h"
 
 namespace petstore::inventory {
 
@@ -29,24 +27,18 @@ Topics topics_from(const config::Env& env);
 // orders reaction waits on its committed positions (OrdersReaction).
 inline constexpr const char* kPetsReactor = "pets-reactor";
 
-// The inventory service's components, wired in one place: its projection,
-// its two reactions (to pets and to orders events) and its routes.
-class InventoryService : public service::Service {
+// The inventory service's own components, wired in one place
+// (service::Hosted runs them): its projection, the inventory topic's single
+// writer, its two reactions (to pets and to orders events) and its routes.
+class Components {
  public:
-  InventoryService(const config::ServiceConfig& cfg, Topics topics);
-  ~InventoryService() override { platform_.stop(); }
-  InventoryService(const InventoryService&) = delete;
-  InventoryService& operator=(const InventoryService&) = delete;
-
-  void start() override;
-  [[nodiscard]] const http::Router& router() const override { return router_; }
-  [[nodiscard]] bool ready() const override { return platform_.ready(); }
-  void resign() override { platform_.resign(); }
+  using Keys = InventoryKeys;
+  Components(service::Platform& platform, http::Router& router, Topics topics);
+  void start(service::Platform& platform);
 
  private:
   Topics topics_;
   InventoryKeys keys_;
-  service::Platform platform_;
   InventoryProjection projection_;
   ReadModel read_;
   es::OwnerHints owners_;
@@ -58,7 +50,8 @@ class InventoryService : public service::Service {
   PetsReaction pets_reaction_;
   OrdersReaction orders_reaction_;
   StockCommands stock_;
-  http::Router router_;
 };
+
+using InventoryService = service::Hosted<Components>;
 
 }  // namespace petstore::inventory

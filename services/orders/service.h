@@ -4,14 +4,12 @@
 
 #include "config/service_config.h"
 #include "es/owner_hints.h"
-#include "http/router.h"
 #include "orders/app/order_commands.h"
 #include "orders/app/outcome_reaction.h"
 #include "orders/app/writer.h"
 #include "orders/projection/orders_projection.h"
 #include "orders/projection/read_model.h"
-#include "service/platform.h"
-#include "service/serve.h"
+#include "service/hosted.h"
 
 namespace petstore::orders {
 
@@ -22,25 +20,18 @@ struct Topics {
 
 Topics topics_from(const config::Env& env);
 
-// The orders service's components, wired in one place: its projection, the
-// orders topic's single writer, its reaction to the inventory's answers, and
-// its routes. Constructing it opens no connection.
-class OrdersService : public service::Service {
+// The orders service's own components, wired in one place (service::Hosted
+// runs them): its projection, the orders topic's single writer, its
+// reaction to the inventory's answers, and its routes.
+class Components {
  public:
-  OrdersService(const config::ServiceConfig& cfg, Topics topics, AnswerWait wait);
-  ~OrdersService() override { platform_.stop(); }
-  OrdersService(const OrdersService&) = delete;
-  OrdersService& operator=(const OrdersService&) = delete;
-
-  void start() override;
-  [[nodiscard]] const http::Router& router() const override { return router_; }
-  [[nodiscard]] bool ready() const override { return platform_.ready(); }
-  void resign() override { platform_.resign(); }
+  using Keys = OrderKeys;
+  Components(service::Platform& platform, http::Router& router, Topics topics, AnswerWait wait);
+  void start(service::Platform& platform);
 
  private:
   Topics topics_;
   OrderKeys keys_;
-  service::Platform platform_;
   OrdersProjection projection_;
   ReadModel read_;
   es::OwnerHints owners_;
@@ -49,7 +40,8 @@ class OrdersService : public service::Service {
   OrdersOwnEvents own_;
   OrderCommands commands_;
   OutcomeReaction outcomes_;
-  http::Router router_;
 };
+
+using OrdersService = service::Hosted<Components>;
 
 }  // namespace petstore::orders

@@ -20,32 +20,30 @@ WritePath::Settings write_settings(const config::ServiceConfig& cfg,
 
 }  // namespace
 
-PetsService::PetsService(const config::ServiceConfig& cfg, Topics topics)
+Components::Components(service::Platform& platform, http::Router& router, Topics topics)
     : topics_(std::move(topics)),
-      keys_(cfg.prefix),
-      platform_(cfg, keys_.space()),
+      keys_(platform.config().prefix),
       projection_(PetsModel(keys_)),
-      read_(platform_.reads(), keys_),
-      write_(platform_.pool(), platform_.catch_up(), read_, projection_, keys_, topics_,
-             write_settings(cfg, platform_.longest_append())),
-      pet_owners_(platform_.pool(), keys_.space().owners(topics_.pets)),
-      category_owners_(platform_.pool(), keys_.space().owners(topics_.categories)),
-      pet_writer_(platform_.producer(), platform_.writer_settings(topics_.pets, "pets"), &pet_owners_),
-      category_writer_(platform_.producer(), platform_.writer_settings(topics_.categories, "categories"),
+      read_(platform.reads(), keys_),
+      write_(platform.pool(), platform.catch_up(), read_, projection_, keys_, topics_,
+             write_settings(platform.config(), platform.longest_append())),
+      pet_owners_(platform.pool(), keys_.space().owners(topics_.pets)),
+      category_owners_(platform.pool(), keys_.space().owners(topics_.categories)),
+      pet_writer_(platform.producer(), platform.writer_settings(topics_.pets, "pets"), &pet_owners_),
+      category_writer_(platform.producer(), platform.writer_settings(topics_.categories, "categories"),
                        &category_owners_),
       pet_commands_(pet_writer_, write_),
       category_commands_(category_writer_, write_) {
-  const RouteDeps deps{pet_commands_, category_commands_, read_, platform_.idempotency(), keys_};
-  add_pet_routes(router_, deps);
-  add_category_routes(router_, deps);
-  platform_.add_writer(topics_.pets, pet_writer_);
-  platform_.add_writer(topics_.categories, category_writer_);
-  platform_.add_platform_routes(router_);
+  const RouteDeps deps{pet_commands_, category_commands_, read_, platform.idempotency(), keys_};
+  add_pet_routes(router, deps);
+  add_category_routes(router, deps);
+  platform.add_writer(topics_.pets, pet_writer_);
+  platform.add_writer(topics_.categories, category_writer_);
 }
 
-void PetsService::start() {
-  platform_.start({topics_.pets, topics_.categories});
-  platform_.project({topics_.pets, topics_.categories}, projection_);
+void Components::start(service::Platform& platform) {
+  platform.start({topics_.pets, topics_.categories});
+  platform.project({topics_.pets, topics_.categories}, projection_);
   pet_writer_.start();
   category_writer_.start();
 }
