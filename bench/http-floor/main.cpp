@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "config/env.h"
+#include "config/service_config.h"
 #include "http/response.h"
 #include "http/router.h"
 #include "http/server.h"
@@ -33,7 +34,7 @@ int main(int argc, char** argv) {
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
     const auto env = petstore::config::Env::from_process();
-    auto options = petstore::http::ServerOptions::from_env(env, 0);
+    auto options = petstore::config::server_options(env, 0);
     options.port = std::stoi(argv[1]);
     const std::string body = argv[2];
 

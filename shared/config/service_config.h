@@ -25,6 +25,10 @@ struct RateLimitConfig {
 
 // Settings every service reads from the environment (the README's
 // configuration table lists each variable with its default).
+// The HTTP server's settings from HTTP_* (docs/http-server.md), the port
+// from HTTP_PORT or `default_port`.
+http::ServerOptions server_options(const Env& env, int default_port);
+
 struct ServiceConfig {
   std::string service;   // pets, orders, inventory
   std::string instance;  // this replica, for logs and Kafka client.id

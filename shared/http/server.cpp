@@ -195,26 +195,6 @@ ApiError library_error(int status) {
 
 }  // namespace
 
-ServerOptions ServerOptions::from_env(const config::Env& env, int default_port) {
-  ServerOptions o;
-  o.host = env.str("HTTP_HOST", o.host);
-  o.port = static_cast<int>(env.integer("HTTP_PORT", default_port, 1, 65535));
-  o.threads = static_cast<size_t>(env.integer("HTTP_THREADS", static_cast<std::int64_t>(o.threads), 2, 4096));
-  o.max_queued = static_cast<size_t>(
-      env.integer("HTTP_MAX_QUEUED", static_cast<std::int64_t>(o.max_queued), 1, 1'000'000));
-  o.limits.max_body_bytes = static_cast<size_t>(
-      env.integer("HTTP_MAX_BODY_BYTES", static_cast<std::int64_t>(o.limits.max_body_bytes), 256,
-                  std::int64_t{16} * 1024 * 1024));
-  o.keep_alive_max_requests = static_cast<size_t>(env.integer(
-      "HTTP_KEEPALIVE_MAX_REQUESTS", static_cast<std::int64_t>(o.keep_alive_max_requests), 1, 1'000'000));
-  o.keep_alive_timeout_s =
-      static_cast<int>(env.integer("HTTP_KEEPALIVE_TIMEOUT_S", o.keep_alive_timeout_s, 1, 3600));
-  o.read_timeout_s = static_cast<int>(env.integer("HTTP_READ_TIMEOUT_S", o.read_timeout_s, 1, 3600));
-  o.write_timeout_s = static_cast<int>(env.integer("HTTP_WRITE_TIMEOUT_S", o.write_timeout_s, 1, 3600));
-  o.listen_backlog = static_cast<int>(env.integer("HTTP_LISTEN_BACKLOG", o.listen_backlog, 16, 65535));
-  return o;
-}
-
 Server::Server(ServerOptions options, const Router& router) : options_(std::move(options)), router_(router) {
   server_.new_task_queue = [this] {
     // cpp-httplib's listen loop takes ownership (and deletes it when it returns).

@@ -8,7 +8,6 @@
 
 #include <httplib.h>
 
-#include "config/env.h"
 #include "http/connection_loop.h"
 #include "http/request_guard.h"
 #include "http/router.h"
@@ -38,8 +37,6 @@ struct ServerOptions {
   // service::serve). A peer on it is a process of this host and counts as
   // 127.0.0.1: trusted as a proxy exactly when loopback is (TRUSTED_PROXIES).
   std::string unix_socket;
-
-  static ServerOptions from_env(const config::Env& env, int default_port);
 };
 
 // The HTTP/1.1 server of every service: cpp-httplib's httplib::Server,
