@@ -81,6 +81,18 @@ std::unique_ptr<KindChecker> make_orders_checker(SagaFacts& saga);
 std::unique_ptr<KindChecker> make_inventory_checker(SagaFacts& saga);
 std::unique_ptr<KindChecker> make_apikeys_checker();
 
+// One aggregate's events (all of one kind, in order) folded as the
+// projection folds them: each decoded by the kind's own `decode` (type,
+// data) and applied by its domain's `evolve`, found beside `State`.
+template <typename State, typename Decode>
+State fold_events(const std::vector<AuditEvent>& events, Decode decode) {
+  State state;
+  for (const auto& e : events) {
+    evolve(state, decode(e.type, e.data), e.version, e.time);
+  }
+  return state;
+}
+
 // The state of one aggregate folded from its events (all of one kind, in
 // order), as one JSON object, or null before its first event: what `as-of`
 // prints. Events after a gap or duplicate are folded as the projection

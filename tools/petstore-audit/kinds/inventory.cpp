@@ -112,10 +112,8 @@ std::unique_ptr<KindChecker> make_inventory_checker(SagaFacts& saga) {
 }
 
 std::string fold_inventory(const std::vector<AuditEvent>& events) {
-  Ledger l;
-  for (const auto& e : events) {
-    evolve(l, decode(e.type, e.data), e.version, e.time);
-  }
+  const auto l =
+      fold_events<Ledger>(events, [](std::string_view t, std::string_view d) { return decode(t, d); });
   if (l.item.version == 0) {
     return "null";
   }

@@ -78,10 +78,8 @@ std::unique_ptr<KindChecker> make_orders_checker(SagaFacts& saga) {
 }
 
 std::string fold_order(const std::vector<AuditEvent>& events) {
-  Order o;
-  for (const auto& e : events) {
-    evolve(o, decode(e.type, e.data), e.version, e.time);
-  }
+  const auto o =
+      fold_events<Order>(events, [](std::string_view t, std::string_view d) { return decode(t, d); });
   if (o.version == 0) {
     return "null";
   }

@@ -16,14 +16,13 @@ using namespace petstore::pets;
 }  // namespace
 
 std::string fold_pet_or_category(const std::vector<AuditEvent>& events) {
-  Catalogue state;
-  std::int64_t id = 0;
-  bool category = false;
-  for (const auto& e : events) {
-    evolve(state, decode(e.type, e.data), e.version, e.time);
-    id = e.subject;
-    category = e.kind == Kind::Categories;
+  if (events.empty()) {
+    return "null";
   }
+  const auto state =
+      fold_events<Catalogue>(events, [](std::string_view t, std::string_view d) { return decode(t, d); });
+  const auto id = events.back().subject;
+  const bool category = events.back().kind == Kind::Categories;
   if (!category) {
     const auto it = state.pets.find(id);
     // As GET /pets/{petId}/profile shows it.
