@@ -28,6 +28,34 @@ Components::Components(service::Platform& platform, http::Router& router, Topics
   platform.add_writer(topics_.inventory, writer_);
 }
 
+namespace {
+
+config::ServiceConfig inventory_defaults() {
+  // A linger of 1 ms, not the services' 2: the inventory appends the
+  // saga's reservations, and a ledger has one event on its way at a time
+  // (docs/consistency.md), so a hot pet's reservations go out one by one,
+  // each waiting out the linger first; but it also appends a ledger for
+  // every new pet, which without any linger all went out alone
+  // (docs/performance.md, "Levers"). KAFKA_LINGER_MS still overrides it.
+  config::ServiceConfig defaults;
+  defaults.kafka_linger_ms = 1;
+  return defaults;
+}
+
+}  // namespace
+
+const service::Descriptor& descriptor() {
+  static const service::Descriptor kInventory{
+      .name = "inventory",
+      .default_port = 8083,
+      .make =
+          [](const config::Env& env, const config::ServiceConfig& cfg) {
+            return std::make_unique<InventoryService>(cfg, topics_from(env));
+          },
+      .defaults = inventory_defaults()};
+  return kInventory;
+}
+
 void Components::start(service::Platform& platform) {
   platform.start({topics_.inventory, topics_.pets, topics_.orders});
   platform.project({topics_.inventory}, projection_);

@@ -11,6 +11,7 @@
 #include "inventory/app/writer.h"
 #include "inventory/projection/inventory_projection.h"
 #include "inventory/projection/read_model.h"
+#include "service/descriptor.h"
 #include "service/hosted.h"
 
 namespace petstore::inventory {
@@ -53,5 +54,8 @@ class Components {
 };
 
 using InventoryService = service::Hosted<Components>;
+
+// The inventory service, for its main and the tools (service::all_services).
+const service::Descriptor& descriptor();
 
 }  // namespace petstore::inventory

@@ -23,6 +23,22 @@ Components::Components(service::Platform& platform, http::Router& router, Topics
   platform.add_writer(topics_.orders, writer_);
 }
 
+const service::Descriptor& descriptor() {
+  static const service::Descriptor kOrders{
+      .name = "orders",
+      .default_port = 8082,
+      .make =
+          [](const config::Env& env, const config::ServiceConfig& cfg) {
+            const AnswerWait wait{
+                env.millis("ORDER_OUTCOME_WAIT_MS", std::chrono::milliseconds(3000)),
+                // At least 1 ms: the waiting request would spin on the read model.
+                std::chrono::milliseconds(env.integer("ORDER_ANSWER_RECHECK_MS", 50, 1, 86'400'000))};
+            return std::make_unique<OrdersService>(cfg, topics_from(env), wait);
+          },
+      .defaults = {}};
+  return kOrders;
+}
+
 void Components::start(service::Platform& platform) {
   platform.start({topics_.orders, topics_.inventory});
   platform.project({topics_.orders}, projection_);

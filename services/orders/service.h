@@ -9,6 +9,7 @@
 #include "orders/app/writer.h"
 #include "orders/projection/orders_projection.h"
 #include "orders/projection/read_model.h"
+#include "service/descriptor.h"
 #include "service/hosted.h"
 
 namespace petstore::orders {
@@ -43,5 +44,8 @@ class Components {
 };
 
 using OrdersService = service::Hosted<Components>;
+
+// The orders service, for its main and the tools (service::all_services).
+const service::Descriptor& descriptor();
 
 }  // namespace petstore::orders

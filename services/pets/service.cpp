@@ -41,6 +41,17 @@ Components::Components(service::Platform& platform, http::Router& router, Topics
   platform.add_writer(topics_.categories, category_writer_);
 }
 
+const service::Descriptor& descriptor() {
+  static const service::Descriptor kPets{.name = "pets",
+                                         .default_port = 8081,
+                                         .make =
+                                             [](const config::Env& env, const config::ServiceConfig& cfg) {
+                                               return std::make_unique<PetsService>(cfg, topics_from(env));
+                                             },
+                                         .defaults = {}};
+  return kPets;
+}
+
 void Components::start(service::Platform& platform) {
   platform.start({topics_.pets, topics_.categories});
   platform.project({topics_.pets, topics_.categories}, projection_);

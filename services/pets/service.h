@@ -8,6 +8,7 @@
 #include "pets/app/writers.h"
 #include "pets/projection/pets_projection.h"
 #include "pets/projection/read_model.h"
+#include "service/descriptor.h"
 #include "service/hosted.h"
 
 namespace petstore::pets {
@@ -38,6 +39,9 @@ class Components {
 };
 
 using PetsService = service::Hosted<Components>;
+
+// The pets service, for its main and the tools (service::all_services).
+const service::Descriptor& descriptor();
 
 Topics topics_from(const config::Env& env);
 

@@ -1,5 +1,7 @@
 #include "service/serve.h"
 
+#include "service/descriptor.h"
+
 #include <csignal>
 #include <memory>
 #include <thread>
@@ -9,9 +11,8 @@
 
 namespace petstore::service {
 
-int serve(const std::string& name, int default_port, const Factory& make) {
-  static const config::ServiceConfig kDefaults;
-  return serve(name, default_port, make, kDefaults);
+int serve(const Descriptor& service) {
+  return serve(std::string(service.name), service.default_port, service.make, service.defaults);
 }
 
 int serve(const std::string& name, int default_port, const Factory& make,

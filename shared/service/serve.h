@@ -26,7 +26,9 @@ class Service {
 
 using Factory = std::function<std::unique_ptr<Service>(const config::Env&, const config::ServiceConfig&)>;
 
-// A service's whole main: reads the configuration, builds the service with
+// A service's whole main (service::serve(const Descriptor&) calls it): reads
+// the configuration, the service's own `defaults` where they differ from
+// ServiceConfig's and the environment over both, builds the service with
 // `make`, starts it and serves HTTP until SIGINT/SIGTERM. Returns the exit code.
 // It listens once the read model is ready, or after READY_BEFORE_LISTEN_MS
 // (5 s) at the latest: nginx cannot probe /readyz, so a replica that
@@ -38,11 +40,6 @@ using Factory = std::function<std::unique_ptr<Service>(const config::Env&, const
 // (at most STOP_HANDLERS_WAIT_MS, 30 s), resigns the service's groups, ends
 // the connections left (idle keep-alive ones; http::Server::end_connections)
 // and returns once they have closed.
-int serve(const std::string& name, int default_port, const Factory& make);
-// The same, with the service's own `defaults` where they differ from
-// ServiceConfig's; the environment overrides them. (Two overloads, not a
-// default argument: GCC 12 at -O2 warns maybe-uninitialized on the
-// temporary a default argument makes in each main.)
 int serve(const std::string& name, int default_port, const Factory& make,
           const config::ServiceConfig& defaults);
 
