@@ -13,6 +13,7 @@ COPY CMakeLists.txt ./
 COPY cmake cmake
 COPY schemas schemas
 COPY shared shared
+COPY platform platform
 COPY services services
 COPY tools tools
 COPY bench bench

@@ -67,8 +67,8 @@ function sources(dir) {
   }
   return out;
 }
-const programSources = ["shared", "services", "tools"].flatMap((d) => sources(join(root, d)));
-const serviceSources = ["shared", "services"].flatMap((d) => sources(join(root, d)));
+const programSources = ["shared", "platform", "services", "tools"].flatMap((d) => sources(join(root, d)));
+const serviceSources = ["shared", "platform", "services"].flatMap((d) => sources(join(root, d)));
 
 // ---- topics: one list, used by both, and by the code
 const topicJob = services["kafka-topics"];
