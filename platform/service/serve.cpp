@@ -11,12 +11,16 @@
 
 namespace petstore::service {
 
-int serve(const Descriptor& service) {
-  return serve(std::string(service.name), service.default_port, service.make, service.defaults);
+config::ServiceConfig Descriptor::configuration(const config::Env& env) const {
+  config::ServiceConfig base;
+  if (defaults != nullptr) {
+    defaults(base);
+  }
+  return config::ServiceConfig::from_env(env, std::string(name), default_port, base);
 }
 
-int serve(const std::string& name, int default_port, const Factory& make,
-          const config::ServiceConfig& defaults) {
+int serve(const Descriptor& descriptor) {
+  const std::string name(descriptor.name);
   try {
     sigset_t stop_signals;
     sigemptyset(&stop_signals);
@@ -25,10 +29,10 @@ int serve(const std::string& name, int default_port, const Factory& make,
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);  // every thread started below inherits this
 
     const auto env = config::Env::from_process();
-    const auto cfg = config::ServiceConfig::from_env(env, name, default_port, defaults);
+    const auto cfg = descriptor.configuration(env);
     log::configure(name, cfg.instance, cfg.log_level, log::format_named(cfg.log_format));
 
-    const auto service = make(env, cfg);
+    const auto service = descriptor.make(env, cfg);
     service->start();
     const auto grace = env.millis("READY_BEFORE_LISTEN_MS", std::chrono::milliseconds(5000));
     const auto listen_by = std::chrono::steady_clock::now() + grace;

@@ -30,16 +30,14 @@ Components::Components(service::Platform& platform, http::Router& router, Topics
 
 namespace {
 
-config::ServiceConfig inventory_defaults() {
+void inventory_defaults(config::ServiceConfig& defaults) {
   // A linger of 1 ms, not the services' 2: the inventory appends the
   // saga's reservations, and a ledger has one event on its way at a time
   // (docs/consistency.md), so a hot pet's reservations go out one by one,
   // each waiting out the linger first; but it also appends a ledger for
   // every new pet, which without any linger all went out alone
   // (docs/performance.md, "Levers"). KAFKA_LINGER_MS still overrides it.
-  config::ServiceConfig defaults;
   defaults.kafka_linger_ms = 1;
-  return defaults;
 }
 
 }  // namespace
@@ -52,7 +50,7 @@ const service::Descriptor& descriptor() {
           [](const config::Env& env, const config::ServiceConfig& cfg) {
             return std::make_unique<InventoryService>(cfg, topics_from(env));
           },
-      .defaults = inventory_defaults()};
+      .defaults = inventory_defaults};
   return kInventory;
 }
 

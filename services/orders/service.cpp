@@ -35,7 +35,7 @@ const service::Descriptor& descriptor() {
                 std::chrono::milliseconds(env.integer("ORDER_ANSWER_RECHECK_MS", 50, 1, 86'400'000))};
             return std::make_unique<OrdersService>(cfg, topics_from(env), wait);
           },
-      .defaults = {}};
+      .defaults = nullptr};
   return kOrders;
 }
 

@@ -48,7 +48,7 @@ const service::Descriptor& descriptor() {
                                              [](const config::Env& env, const config::ServiceConfig& cfg) {
                                                return std::make_unique<PetsService>(cfg, topics_from(env));
                                              },
-                                         .defaults = {}};
+                                         .defaults = nullptr};
   return kPets;
 }
 

@@ -42,9 +42,7 @@ Operations served() {
   Operations ops;
   const config::Env env(std::map<std::string, std::string>{{"KAFKA_BROKERS", "127.0.0.1:1"}});
   for (const auto* descriptor : service::all_services()) {
-    const auto cfg =
-        config::ServiceConfig::from_env(env, std::string(descriptor->name), 0, descriptor->defaults);
-    const auto service = descriptor->make(env, cfg);
+    const auto service = descriptor->make(env, descriptor->configuration(env));
     for (const auto& route : service->router().routes()) {
       const auto op = route.method + " " + route.path;
       // Every service serves the platform's routes (/healthz, /readyz, the
