@@ -42,6 +42,28 @@ fill_placeholders() {
   printf '%s\n' "$text"
 }
 
+# nginx_upstreams <name of an array: each service's server lines>: the
+# entry point's upstreams (deploy/nginx/upstream.conf.template), one a
+# service of SERVICES, and "any", every replica of them all, for the
+# platform's routes (deploy/nginx/routes.conf).
+nginx_upstreams() {
+  local -n lines=$1
+  local service all=""
+  for service in "${SERVICES[@]}"; do
+    fill_placeholders "NAME=$service" "SERVERS=${lines[$service]%$'\n'}" <"$ROOT/deploy/nginx/upstream.conf.template"
+    all+=${lines[$service]%$'\n'}$'\n'
+  done
+  fill_placeholders "NAME=any" "SERVERS=${all%$'\n'}" <"$ROOT/deploy/nginx/upstream.conf.template"
+}
+
+# nginx_conf_dir <dir>: readies <dir> to hold a rendered entry point
+# configuration: routes.conf includes each service's paths
+# (services/<name>/deploy/nginx.map) relative to the main file's folder.
+nginx_conf_dir() {
+  mkdir -p "$1/nginx-tmp"
+  ln -sfn "$ROOT/services" "$1/services"
+}
+
 # scrape_job <service> <"host:port">...: the local Prometheus configuration's
 # job for a service's replicas (deploy/prometheus/local.yml.template).
 scrape_job() {

@@ -8,27 +8,45 @@ set -euo pipefail
 services=(pets:8081 orders:8082 inventory:8083)
 upstreams=/run/petstore/upstreams.conf
 
+template=/etc/nginx/petstore/upstream.conf.template
+conf=/run/petstore/nginx.conf
+
+# upstream <name> <server lines>: one upstream block, from the template the
+# local entry point's upstreams are made from too.
+upstream() {
+  local block
+  block=$(<"$template")
+  block=${block//@NAME@/$1}
+  printf '%s\n' "${block//@SERVERS@/$2}"
+}
+
+# Each service's upstream, and "any": every replica of them all, for the
+# platform's routes (routes.conf).
 render() {
-  local entry name port addresses address
+  local entry name port addresses address lines every=""
   for entry in "${services[@]}"; do
     name=${entry%%:*} port=${entry##*:}
     addresses=$(getent ahostsv4 "$name" | awk '{print $1}' | sort -u || true)
-    printf 'upstream %s {\n' "$name"
-    if [[ -z $addresses ]]; then
-      # No replica now: nginx needs a server; this one is never tried.
-      printf '  server 127.0.0.1:%s down;\n' "$port"
-    fi
+    lines=""
     for address in $addresses; do
-      printf '  server %s:%s max_fails=1 fail_timeout=2s;\n' "$address" "$port"
+      lines+="    server $address:$port max_fails=1 fail_timeout=2s;"$'\n'
     done
-    # Below the replicas' HTTP_KEEPALIVE_TIMEOUT_S (5 s): nginx lets an idle
-    # connection go before the replica closes it.
-    printf '  keepalive 32;\n  keepalive_timeout 4s;\n}\n'
+    every+=$lines
+    # No replica now: nginx needs a server; this one is never tried.
+    [[ -n $lines ]] || lines="    server 127.0.0.1:$port down;"
+    upstream "$name" "${lines%$'\n'}"
   done
+  [[ -n $every ]] || every="    server 127.0.0.1:1 down;"
+  upstream any "${every%$'\n'}"
 }
 
+# The main file in a folder of its own, beside a link to the services'
+# folders (compose.yaml mounts them), where routes.conf finds each
+# service's paths.
+cp /etc/nginx/petstore/compose.conf "$conf"
+ln -sfn /etc/nginx/petstore-services /run/petstore/services
 render >"$upstreams"
-nginx -c /etc/nginx/petstore/compose.conf -g 'daemon off;' &
+nginx -c "$conf" -g 'daemon off;' &
 nginx_pid=$!
 trap 'kill -QUIT $nginx_pid 2>/dev/null; wait $nginx_pid; exit 0' TERM INT
 while kill -0 "$nginx_pid" 2>/dev/null; do
@@ -38,7 +56,7 @@ while kill -0 "$nginx_pid" 2>/dev/null; do
   if [[ $next != "$(cat "$upstreams")" ]]; then
     printf '%s\n' "$next" >"$upstreams"
     echo "compose-entry: the replicas changed; reloading nginx" >&2
-    nginx -c /etc/nginx/petstore/compose.conf -s reload || true
+    nginx -c "$conf" -s reload || true
   fi
 done
 wait "$nginx_pid"

@@ -1,8 +1,10 @@
-// The entry point (deploy/nginx) in front of replicas that take a request
-// and die before they answer: a read is tried on the next replica, but a
-// write, PUT and DELETE included, reaches one replica only, since the one
-// that took it may have appended it (a second would answer 412 or 404 for
-// a write that is in the log), and its client is told outcome_unknown.
+// The entry point (deploy/nginx): each path goes to the service whose
+// services/<name>/deploy/nginx.map names it, the rest to any replica; and
+// in front of replicas that take a request and die before they answer, a
+// read is tried on the next replica, but a write, PUT and DELETE included,
+// reaches one replica only, since the one that took it may have appended it
+// (a second would answer 412 or 404 for a write that is in the log), and
+// its client is told outcome_unknown.
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -10,8 +12,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "support/http_json.h"
 #include "support/service_process.h"
@@ -77,6 +85,78 @@ class DyingReplica {
   std::thread thread_;
 };
 
+// A replica that answers every request with its service's name, the
+// method and the path it was sent.
+class NamingReplica {
+ public:
+  explicit NamingReplica(std::string name) : port_(free_port()) {
+    // Before routing, so every method is answered alike (TRACE too).
+    server_.set_pre_routing_handler(
+        [name = std::move(name)](const httplib::Request& req, httplib::Response& res) {
+          res.set_content(name + " " + req.method + " " + req.path, "text/plain");
+          return httplib::Server::HandlerResponse::Handled;
+        });
+    thread_ = std::thread([this] { server_.listen("127.0.0.1", port_); });
+    while (!server_.is_running()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  ~NamingReplica() {
+    server_.stop();
+    thread_.join();
+  }
+  NamingReplica(const NamingReplica&) = delete;
+  NamingReplica& operator=(const NamingReplica&) = delete;
+
+  [[nodiscard]] std::string line() const { return "    server 127.0.0.1:" + std::to_string(port_) + ";\n"; }
+
+ private:
+  int port_;
+  httplib::Server server_;
+  std::thread thread_;
+};
+
+TEST(EntryPoint, EachPathGoesToTheServiceWhoseMapNamesItAndTheRestToAnyReplica) {
+  std::map<std::string, std::unique_ptr<NamingReplica>> replicas;
+  std::map<std::string, std::string> servers;
+  for (const auto& service : StoreDeployment::services()) {
+    replicas[service] = std::make_unique<NamingReplica>(service);
+    servers[service] = replicas[service]->line();
+  }
+  const auto platform = std::make_unique<NamingReplica>("any");
+  servers["any"] = platform->line();
+  const std::string run_dir = "/tmp/petstore-test-" + unique_name("routes");
+  const auto entry = start_entry_point(run_dir, servers, "/docs/");
+  auto http = entry->client();
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"GET /pets/7/profile", "pets GET /pets/7/profile"},
+      {"GET /categories", "pets GET /categories"},
+      {"GET /store/orders?petId=1", "orders GET /store/orders"},
+      {"PUT /store/inventory/items/7", "inventory PUT /store/inventory/items/7"},
+      {"TRACE /store/orders/3", "orders TRACE /store/orders/3"},
+      {"GET /healthz/orders", "orders GET /healthz"},
+      {"GET /readyz/inventory", "inventory GET /readyz"},
+      {"GET /readyz", "any GET /readyz"},
+      {"GET /healthz/nobody", "any GET /healthz/nobody"},
+      {"GET /admin/keys", "any GET /admin/keys"},
+      {"GET /no/such/route", "any GET /no/such/route"}};
+  for (const auto& [request, answered] : cases) {
+    httplib::Request req;
+    req.method = request.substr(0, request.find(' '));
+    req.path = request.substr(request.find(' ') + 1);
+    if (req.method == "PUT") {
+      req.body = "{}";
+      req.headers.emplace("Content-Type", "application/json");
+    }
+    const auto r = http->send(req);
+    ASSERT_TRUE(r) << request;
+    EXPECT_EQ(r->body, answered) << request;
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(run_dir, ignored);
+}
+
 TEST(EntryPoint, AWriteReachesOneReplicaOnlyAndAReadIsTriedOnTheNext) {
   DyingReplica a;
   DyingReplica b;
@@ -92,6 +172,7 @@ TEST(EntryPoint, AWriteReachesOneReplicaOnlyAndAReadIsTriedOnTheNext) {
     servers[service] = line(a.port()) + line(b.port());
   }
   servers["orders"] = line(nobody);
+  servers["any"] = line(a.port()) + line(b.port());
   const auto entry = start_entry_point(run_dir, servers, "/docs/");
   auto http = entry->client();
 

@@ -62,9 +62,27 @@ std::unique_ptr<ServiceProcess> start_entry_point(const std::string& run_dir,
   replace_all(conf, "@SITE_DIR@", Stack::get().site_dir);
   replace_all(conf, "@HOST@", "127.0.0.1");
   replace_all(conf, "@PORT@", std::to_string(port));
-  for (const auto& [service, lines] : servers) {
-    replace_all(conf, "@" + upper(service) + "_SERVERS@\n", lines);
+  // One upstream a service, and "any" (every replica, unless `servers`
+  // names its own), as scripts/lib.sh's nginx_upstreams renders them; and
+  // the source tree's services/ beside the file, for routes.conf's map.
+  const auto upstream = read_file(std::string(PETSTORE_SOURCE_DIR) + "/deploy/nginx/upstream.conf.template");
+  const auto render = [&upstream](const std::string& name, const std::string& lines) {
+    auto block = upstream;
+    replace_all(block, "@NAME@", name);
+    replace_all(block, "@SERVERS@\n", lines);
+    return block;
+  };
+  std::string upstreams;
+  std::string every;
+  for (const auto& service : StoreDeployment::services()) {
+    const auto& lines = servers.at(service);
+    upstreams += render(service, lines);
+    every += lines;
   }
+  upstreams += render("any", servers.contains("any") ? servers.at("any") : every);
+  replace_all(conf, "@UPSTREAMS@\n", upstreams);
+  std::filesystem::remove(run_dir + "/services");
+  std::filesystem::create_symlink(std::string(PETSTORE_SOURCE_DIR) + "/services", run_dir + "/services");
   const auto conf_path = run_dir + "/nginx.conf";
   std::ofstream(conf_path) << conf;
   auto entry = std::make_unique<ServiceProcess>(

@@ -14,7 +14,8 @@ namespace petstore::testing {
 // The entry point (nginx), configured from deploy/nginx exactly as scripts/up
 // does, with its files in `run_dir` and `servers[service]` as each
 // service's upstream lines ("    server 127.0.0.1:<port> ...;\n"), started
-// and answering `probe`.
+// and answering `probe`. The platform's routes go to every service's
+// replicas, or to `servers["any"]` when it is given.
 std::unique_ptr<ServiceProcess> start_entry_point(const std::string& run_dir,
                                                   const std::map<std::string, std::string>& servers,
                                                   const std::string& probe = "/readyz");
