@@ -191,7 +191,7 @@ class AggregateWriter final : public Ownership::State {
   // when it appends nothing): the caller may decide the aggregate's next
   // command before it finishes this one, and the two are committed
   // together. A saga step's reactor does (projection::Reaction::begin).
-  Pending begin(std::int64_t id, const Decide& decide) { return begin_one({id, decide, {}, {}}); }
+  Pending begin(std::int64_t id, const Decide& decide) { return begin_one({id, decide, {}, {}, {}}); }
 
   // A command on one aggregate; `request`: see create(). `trace`: the
   // trace its event continues; empty: the thread's (trace::current()).
@@ -200,6 +200,8 @@ class AggregateWriter final : public Ownership::State {
     Decide decide;
     std::string request;
     trace::Context trace{};
+    // Empty: a new event, with a fresh ce_id and the time it is sent.
+    Identity identity{};
   };
   // What begin_each did with one command: its Pending, or what begin()
   // would have thrown.
@@ -207,6 +209,32 @@ class AggregateWriter final : public Ownership::State {
     std::optional<Pending> pending;
     std::exception_ptr failed;
   };
+
+  // execute() of a command with an identity or a trace of its own.
+  Outcome execute(const Command& command) { return begin_one(command).finish(); }
+
+  // What `command`, decided on `current`, would append, as this writer
+  // would send it, without sending anything: the outcome execute() would
+  // give, its event at current.version + 1; nullopt when it decides
+  // nothing. For an event bound to be the same whoever decides it (a
+  // name-based identity, decided on a state nothing else may change), which
+  // the caller may then apply before it is appended (docs/saga.md).
+  std::optional<Outcome> foresee(const Command& command, const Current& current) const {
+    auto event = command.decide(current);
+    if (!event) {
+      return std::nullopt;
+    }
+    auto parts = Traits::parts(*event);
+    const auto version = current.version + 1;
+    Outcome out{command.id, current.state, version, {}, before_of(current.state, *event)};
+    auto envelope =
+        new_envelope({log_.topic(), std::move(parts.type), std::to_string(command.id), version,
+                      std::move(parts.data), parts.schema_version, command.trace, command.identity},
+                     log_.source());
+    Traits::evolve(out.state, *event, version, envelope.time);
+    out.appended.push_back({log_.topic(), std::move(envelope), {}});
+    return out;
+  }
 
   // begin() of many commands at once, one result per command, in order.
   // The commands on one partition are decided under one hold of it and
@@ -265,7 +293,8 @@ class AggregateWriter final : public Ownership::State {
       std::optional<Pending> out;
       if (const auto it = request.empty() ? part.requests.end() : part.requests.find(request);
           it != part.requests.end()) {
-        out = attempt(held, {it->second, [](const Current&) { return std::optional<Event>(); }, request, {}});
+        out = attempt(held,
+                      {it->second, [](const Current&) { return std::optional<Event>(); }, request, {}, {}});
       } else {
         auto id = std::max({part.max_id + 1, kFirstFoldedId, clock_floor()});
         while (id % kIdClasses != Traits::kIdClass ||
@@ -275,8 +304,8 @@ class AggregateWriter final : public Ownership::State {
         if (id > kLastFoldedId) {
           throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
         }
-        out = attempt(held,
-                      {id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request, {}});
+        out = attempt(
+            held, {id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request, {}, {}});
       }
       if (out) {
         return std::move(*out).finish();
@@ -515,7 +544,7 @@ class AggregateWriter final : public Ownership::State {
       try {
         auto parts = Traits::parts(*event);
         sending.emplace(held.send({log_.topic(), std::move(parts.type), std::to_string(c.id), version,
-                                   std::move(parts.data), parts.schema_version, c.trace},
+                                   std::move(parts.data), parts.schema_version, c.trace, c.identity},
                                   c.request));
       } catch (const Error&) {
         held.release_partition();  // fenced: claim anew

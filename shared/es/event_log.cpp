@@ -6,12 +6,13 @@ namespace petstore::es {
 
 events::Envelope new_envelope(const NewEvent& event, const std::string& source) {
   events::Envelope e;
-  e.id = events::new_event_id();
+  e.id = event.identity.id.empty() ? events::new_event_id() : event.identity.id;
   e.type = event.type;
   e.source = source;
   e.subject = event.subject;
   e.version = event.version;
-  e.time = events::format_time(std::chrono::system_clock::now());
+  e.time = event.identity.time.empty() ? events::format_time(std::chrono::system_clock::now())
+                                       : event.identity.time;
   e.schema_version = event.schema_version;
   e.data = event.data;
   if (const auto* t = event.trace.empty() ? trace::current() : &event.trace; t != nullptr) {

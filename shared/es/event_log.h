@@ -9,6 +9,13 @@
 
 namespace petstore::es {
 
+// What makes an event decided again the same event: its ce_id and ce_time.
+// Empty: a fresh id, and the time it is sent.
+struct Identity {
+  std::string id;
+  std::string time;
+};
+
 struct NewEvent {
   std::string topic;
   std::string type;
@@ -19,6 +26,7 @@ struct NewEvent {
   // The trace of the work that appends it; empty: the thread's
   // (trace::current()), if any.
   trace::Context trace{};
+  Identity identity{};
 };
 
 struct Appended {
@@ -27,8 +35,8 @@ struct Appended {
   kafka::Position position;
 };
 
-// The envelope of a new event: a fresh ce_id, the time now, and its trace
-// (NewEvent::trace).
+// The envelope of a new event: its identity (a fresh ce_id and the time now,
+// unless NewEvent::identity names them), and its trace (NewEvent::trace).
 events::Envelope new_envelope(const NewEvent& event, const std::string& source);
 
 // The write side's only door to Kafka: wraps an event in its CloudEvents

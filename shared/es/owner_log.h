@@ -157,6 +157,7 @@ class OwnerLog {
   // Whether this replica has its share of the partitions (es::Ownership::settled).
   [[nodiscard]] bool settled() const { return ownership_.settled(); }
   [[nodiscard]] const std::string& topic() const { return settings_.topic; }
+  [[nodiscard]] const std::string& source() const { return settings_.source; }
 
  private:
   void follow();

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "json/writer.h"
+#include "text/digest.h"
 
 namespace petstore::events {
 namespace {
@@ -66,6 +67,19 @@ std::string new_event_id() {
                 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
                 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
   return out.data();
+}
+
+std::string name_based_event_id(std::string_view name) {
+  // The store's namespace, aff3c6c0-2c4d-4387-ba90-870388d41f0c, as bytes.
+  static constexpr std::string_view kNamespace{
+      "\xaf\xf3\xc6\xc0\x2c\x4d\x43\x87\xba\x90\x87\x03\x88\xd4\x1f\x0c", 16};
+  std::string input(kNamespace);
+  input.append(name);
+  auto h = text::sha1_hex(input).substr(0, 32);
+  h[12] = '5';                                                    // version 5
+  h[16] = "89ab"[std::stoi(h.substr(16, 1), nullptr, 16) & 0x3];  // RFC 4122 variant
+  return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" +
+         h.substr(20);
 }
 
 std::string to_structured_json(const Envelope& e) {

@@ -65,5 +65,9 @@ int parse_schema_version(const std::string& text);
 
 std::string format_time(std::chrono::system_clock::time_point t);
 std::string new_event_id();
+// A name-based ce_id (RFC 4122 version 5, in the store's namespace): the
+// same `name` gives the same id, so an event that any replica may decide
+// again from the same cause is the same event each time.
+std::string name_based_event_id(std::string_view name);
 
 }  // namespace petstore::events

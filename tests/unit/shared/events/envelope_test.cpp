@@ -157,5 +157,12 @@ TEST(Envelope, CarriesItsTraceContextBothWays) {
   EXPECT_EQ(to_structured_json(back), json);
 }
 
+TEST(Envelope, NameBasedIdsAreVersion5UuidsOfTheStoresNamespace) {
+  // Python: uuid.uuid5(uuid.UUID("aff3c6c0-2c4d-4387-ba90-870388d41f0c"), "x")
+  EXPECT_EQ(name_based_event_id("x"), "9469dbee-99b9-59da-8376-350ffc925481");
+  EXPECT_EQ(name_based_event_id("x"), name_based_event_id("x"));
+  EXPECT_NE(name_based_event_id("x"), name_based_event_id("y"));
+}
+
 }  // namespace
 }  // namespace petstore::events
