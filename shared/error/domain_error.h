@@ -14,6 +14,7 @@ class DomainError : public std::runtime_error {
     NotFound,       // 404: the addressed resource does not exist
     Conflict,       // 409: not allowed in the resource's current state
     Unprocessable,  // 422: well-formed, but refers to something that does not exist
+    NotYet,         // 409 with Retry-After: allowed once what is under way ends
   };
   DomainError(Kind kind, std::string code, const std::string& message)
       : std::runtime_error(message), kind_(kind), code_(std::move(code)) {}

@@ -89,8 +89,12 @@ ApiError error_from(const std::exception_ptr& failure) {
   } catch (const ApiException& e) {
     return e.error();
   } catch (const DomainError& e) {
-    static constexpr int kStatus[] = {400, 404, 409, 422};
-    return {kStatus[static_cast<int>(e.kind())], e.code(), e.what()};
+    static constexpr int kStatus[] = {400, 404, 409, 422, 409};
+    ApiError error{kStatus[static_cast<int>(e.kind())], e.code(), e.what()};
+    if (e.kind() == DomainError::Kind::NotYet) {
+      return std::move(error).retry_after(1);
+    }
+    return error;
   } catch (const json::Invalid& e) {
     return {400, e.code(), e.what()};
   } catch (const es::Error& e) {

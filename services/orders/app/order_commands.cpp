@@ -1,9 +1,12 @@
 #include "orders/app/order_commands.h"
 
+#include <thread>
+
 #include "events/envelope.h"
 #include "log/log.h"
 #include "orders/domain/errors.h"
 #include "redis/connection.h"
+#include "trace/context.h"
 
 namespace petstore::orders {
 namespace {
@@ -68,16 +71,46 @@ Order OrderCommands::await_outcome(Settled::Ticket& ticket, bool look_first, con
 }
 
 Order OrderCommands::change(std::int64_t id, const Precondition& precondition, const Decide& decide) {
-  const auto outcome = writer_.execute(id, [&](const OrderWriter::Current& current) -> std::optional<Event> {
-    if (current.version == 0) {
-      throw not_found(id);
+  const auto until = std::chrono::steady_clock::now() + wait_.total;
+  for (;;) {
+    try {
+      return settle(writer_.execute(id, [&](const OrderWriter::Current& current) -> std::optional<Event> {
+        if (current.version == 0) {
+          throw not_found(id);
+        }
+        // A refusal that lifts once the inventory answers comes before the
+        // client's precondition, which may name the version the answer
+        // makes (the placing request was told it).
+        std::optional<Event> event;
+        std::exception_ptr refused;
+        try {
+          event = decide(current.state);
+        } catch (const DomainError& e) {
+          if (e.kind() == DomainError::Kind::NotYet) {
+            throw;
+          }
+          refused = std::current_exception();
+        }
+        precondition(current.version);
+        if (refused) {
+          std::rethrow_exception(refused);
+        }
+        return event;
+      }));
+    } catch (const DomainError& e) {
+      if (e.kind() != DomainError::Kind::NotYet || std::chrono::steady_clock::now() >= until) {
+        throw;
+      }
     }
-    precondition(current.version);
-    return decide(current.state);
-  });
+    std::this_thread::sleep_for(wait_.recheck);
+  }
+}
+
+Order OrderCommands::settle(const OrderWriter::Outcome& outcome) {
   own_.apply(outcome);
   if (outcome.state.status != OrderStatus::Placed) {
-    settled_.offer(id, outcome.state);  // applied first: the client may read it anywhere once answered
+    settled_.offer(outcome.id,
+                   outcome.state);  // applied first: the client may read it anywhere once answered
   }
   return outcome.state;
 }
@@ -102,15 +135,49 @@ Order OrderCommands::cancel(std::int64_t id, const Precondition& precondition) {
   });
 }
 
-void OrderCommands::record_outcome(const StockOutcome& outcome) {
+void OrderCommands::record_outcome(const StockOutcome& outcome, const events::Envelope& answer) {
+  // The outcome takes its identity and its trace from the answer: whichever
+  // replica decides it, and however often, it is the same event.
+  const auto id = events::name_based_event_id("order-outcome/" + answer.id);
+  const auto cause = trace::parse(answer.traceparent, answer.tracestate);
+  const OrderWriter::Command record{outcome.order_id,
+                                    [&](const OrderWriter::Current& current) -> std::optional<Event> {
+                                      if (current.version == 0) {
+                                        throw not_found(outcome.order_id);
+                                      }
+                                      return decide_outcome(current.state, outcome);
+                                    },
+                                    {},
+                                    cause ? trace::child(*cause, id) : trace::start(id),
+                                    {id, answer.time}};
+  announce(record);
   try {
-    change(
-        outcome.order_id, [](std::int64_t) {},
-        [&](const Order& order) { return decide_outcome(order, outcome); });
+    settle(writer_.execute(record));
   } catch (const DomainError& e) {
     // The owner folded its whole partition, so an order it does not know was
     // never placed: the inventory answered a record no orders replica wrote.
     log::error("orders: stock outcome for order {} ignored: {}", outcome.order_id, e.what());
+  }
+}
+
+void OrderCommands::announce(const OrderWriter::Command& record) {
+  // Nothing but this answer moves a placed order (decide_complete,
+  // decide_cancel), and the answer is committed: the outcome is bound to
+  // be this event, so the read model and the waiting request may have it
+  // before its own transaction (docs/saga.md, "What the client sees").
+  std::optional<Order> order;
+  try {
+    order = read_.order(record.id);
+  } catch (const redis::Unavailable& e) {
+    log::warn("orders: order {} is not readable now ({}); its outcome is told once appended", record.id,
+              e.what());
+    return;
+  }
+  if (!order || order->status != OrderStatus::Placed) {
+    return;
+  }
+  if (const auto foreseen = writer_.foresee(record, {*order, order->version})) {
+    settle(*foreseen);
   }
 }
 

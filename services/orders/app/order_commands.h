@@ -50,15 +50,25 @@ class OrderCommands {
   Order complete(std::int64_t id, const std::optional<std::string>& ship_date,
                  const Precondition& precondition);
   Order cancel(std::int64_t id, const Precondition& precondition);
-  // The inventory reserved or refused: the order records it, once (a
-  // redelivered answer finds the order no longer placed).
-  void record_outcome(const StockOutcome& outcome);
+  // The inventory reserved or refused (`answer`, the event that says so):
+  // the order records it, once (a redelivered answer finds the order no
+  // longer placed). Its read model and placing request have it before it is
+  // appended (announce).
+  void record_outcome(const StockOutcome& outcome, const events::Envelope& answer);
 
  private:
   using Decide = std::function<std::optional<Event>(const Order&)>;
   // Decides on the existing order `id` (404 when there is none, then the
   // client's precondition), appends and applies; returns the order after.
+  // A decision refused until the inventory answers (DomainError::NotYet) is
+  // tried again every recheck, for up to the outcome wait.
   Order change(std::int64_t id, const Precondition& precondition, const Decide& decide);
+  // Applies what a command appended (or will append) to the read model,
+  // then hands an answered order to the request waiting for it.
+  Order settle(const OrderWriter::Outcome& outcome);
+  // The outcome `record` appends, applied and handed over before it is
+  // appended, when the read model has the order placed.
+  void announce(const OrderWriter::Command& record);
   using Settled = util::Rendezvous<std::int64_t, Order>;
   // Until the order leaves `placed` or the outcome wait ends. `look_first`:
   // the answer may have come before `ticket` was taken.

@@ -6,8 +6,18 @@
 namespace petstore::orders {
 
 void OutcomeReaction::handle(const kafka::Message& m) {
-  if (const auto outcome = projection::read_upstream(m, "orders", read_stock_outcome)) {
-    orders_.record_outcome(*outcome);
+  struct Answer {
+    StockOutcome outcome;
+    events::Envelope envelope;
+  };
+  const auto answer = projection::read_upstream(m, "orders", [](events::Envelope e) -> std::optional<Answer> {
+    if (auto outcome = read_stock_outcome(e)) {
+      return Answer{*outcome, std::move(e)};
+    }
+    return std::nullopt;
+  });
+  if (answer) {
+    orders_.record_outcome(answer->outcome, answer->envelope);
   }
 }
 

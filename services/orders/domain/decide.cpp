@@ -13,6 +13,16 @@ namespace {
                         std::string(to_string(order.status)));
 }
 
+// Only the inventory's answer moves a placed order, so that answer alone
+// decides its outcome, whoever records it (docs/saga.md).
+void require_answered(const Order& order, const char* action) {
+  if (order.status == OrderStatus::Placed) {
+    throw DomainError(DomainError::Kind::NotYet, codes::kOrderAwaitingStock,
+                      std::string("cannot ") + action + " order " + std::to_string(order.id) +
+                          " yet: it awaits the inventory's answer");
+  }
+}
+
 }  // namespace
 
 OrderPlaced decide_place(std::int64_t id, const OrderFields& fields) {
@@ -40,6 +50,7 @@ std::optional<Event> decide_outcome(const Order& order, const StockOutcome& outc
 }
 
 std::optional<OrderCompleted> decide_complete(const Order& order, const std::string& ship_date) {
+  require_answered(order, "complete");
   switch (order.status) {
     case OrderStatus::Reserved:
       return OrderCompleted{order.id, order.pet_id, order.quantity, ship_date};
@@ -51,8 +62,8 @@ std::optional<OrderCompleted> decide_complete(const Order& order, const std::str
 }
 
 std::optional<OrderCancelled> decide_cancel(const Order& order) {
+  require_answered(order, "cancel");
   switch (order.status) {
-    case OrderStatus::Placed:
     case OrderStatus::Reserved:
       return OrderCancelled{order.id, order.pet_id, order.quantity};
     case OrderStatus::Cancelled:

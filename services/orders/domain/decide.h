@@ -16,11 +16,14 @@ namespace petstore::orders {
 OrderPlaced decide_place(std::int64_t id, const OrderFields& fields);
 // Only a placed order takes the inventory's answer; later ones are ignored.
 std::optional<Event> decide_outcome(const Order& order, const StockOutcome& outcome);
-// reserved -> completed; 409 illegal_order_transition from placed, rejected
-// or cancelled; nullopt when already completed.
+// reserved -> completed; 409 illegal_order_transition from rejected or
+// cancelled; nullopt when already completed. A placed order is completed
+// and cancelled only once the inventory has answered: until then both are
+// DomainError::Kind::NotYet (order_awaiting_stock), so the answer alone
+// decides a placed order's outcome (docs/saga.md).
 std::optional<OrderCompleted> decide_complete(const Order& order, const std::string& ship_date);
-// placed | reserved -> cancelled; 409 from completed or rejected; nullopt
-// when already cancelled.
+// reserved -> cancelled; 409 from completed or rejected; nullopt when
+// already cancelled.
 std::optional<OrderCancelled> decide_cancel(const Order& order);
 
 }  // namespace petstore::orders

@@ -8,5 +8,6 @@ namespace petstore::orders::codes {
 
 inline constexpr const char* kOrderNotFound = "order_not_found";
 inline constexpr const char* kIllegalTransition = "illegal_order_transition";
+inline constexpr const char* kOrderAwaitingStock = "order_awaiting_stock";
 
 }  // namespace petstore::orders::codes

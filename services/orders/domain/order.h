@@ -10,8 +10,8 @@
 namespace petstore::orders {
 
 // An order's life cycle (README, "Orders"): placed -> reserved | rejected (the
-// inventory's answer); reserved -> completed | cancelled; placed -> cancelled.
-// Completed, rejected and cancelled are final.
+// inventory's answer, and nothing else: docs/saga.md); reserved -> completed
+// | cancelled. Completed, rejected and cancelled are final.
 enum class OrderStatus { Placed, Reserved, Rejected, Completed, Cancelled };
 
 std::string_view to_string(OrderStatus s);

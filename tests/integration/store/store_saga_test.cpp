@@ -6,6 +6,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -331,6 +332,89 @@ TEST_F(StoreSagaTest, AnOrderForAPetHeldBackByAnOpenTransactionIsNotRefusedAsUnk
   // Tracked with no stock: refused for that, not as unknown.
   EXPECT_EQ(status, "rejected");
   EXPECT_EQ(rejection, "insufficient_stock");
+}
+
+// An order's outcome is decided by the inventory's answer alone, so the
+// client and the read model have it before its own transaction: it must be
+// the same event whoever records it, and however often. It takes its
+// identity from the answer (docs/saga.md, "What the client sees").
+TEST_F(StoreSagaTest, AnOrdersOutcomeTakesItsIdentityFromTheInventorysAnswer) {
+  const auto pet = new_pet();
+  stock(pet, 1);
+  const auto placed = order(pet, 1);
+  ASSERT_EQ(placed->status, 201) << placed->body;
+  const auto id = std::to_string(id_of(placed));
+  EXPECT_EQ(placed->get_header_value("ETag"), "\"2\"");
+
+  std::optional<events::Envelope> answer;
+  std::optional<events::Envelope> outcome;
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& m : read_topic(store_->topic("inventory"))) {
+      auto e = events::from_message(m);
+      if (e.type == "io.petstore.inventory.reserved" &&
+          json::EventFields(e.data).integer("orderId") == id_of(placed)) {
+        answer = std::move(e);
+      }
+    }
+    for (const auto& m : read_topic(store_->topic("orders"))) {
+      if (m.key == id && events::parse_sequence(*m.header("ce_sequence")) == 2) {
+        outcome = events::from_message(m);
+      }
+    }
+    return answer && outcome;
+  }));
+  EXPECT_EQ(outcome->type, "io.petstore.order.reserved");
+  EXPECT_EQ(outcome->id, events::name_based_event_id("order-outcome/" + answer->id));
+  EXPECT_EQ(outcome->time, answer->time);
+  // The read model's history holds the log's event, not one like it.
+  const auto history = http_->Get(("/store/orders/" + id + "/history").c_str());
+  ASSERT_EQ(history->status, 200) << history->body;
+  const auto events = parse(history->body);
+  ASSERT_EQ(events.Size(), 2U) << history->body;
+  EXPECT_EQ(std::string(events[1]["id"].GetString()), outcome->id) << history->body;
+  EXPECT_EQ(std::string(events[1]["time"].GetString()), outcome->time) << history->body;
+  ASSERT_FALSE(outcome->traceparent.empty());
+  EXPECT_EQ(std::string(events[1]["traceparent"].GetString()), outcome->traceparent) << history->body;
+  // The answer's trace, continued.
+  EXPECT_EQ(outcome->traceparent.substr(3, 32), answer->traceparent.substr(3, 32));
+}
+
+// Nothing but the inventory's answer moves a placed order: a cancel that
+// comes first waits for it, then decides on the order as answered. Here the
+// pet's creation is held back from the inventory by another producer's open
+// transaction, so the order stays placed (202) until that ends.
+TEST_F(StoreSagaTest, ACancelOfAnOrderAwaitingItsStockWaitsForTheInventorysAnswer) {
+  kafka::Producer open(kafka::ProducerSettings{Stack::get().kafka_brokers, "open-transaction", 0, 5000,
+                                               unique_name("open-transaction"), 60'000});
+  open.init_transactions(10'000);
+  open.begin_transaction();
+  const auto topic = store_->topic("pets");
+  for (std::int32_t p = 0; p < open.partitions(topic); ++p) {
+    open.send_to({topic, "held", "not an event"}, p).wait();
+  }
+  const auto pet = new_pet();
+  const auto placed = order(pet, 1);
+  ASSERT_TRUE(placed);
+  ASSERT_EQ(placed->status, 202) << placed->body;
+  const auto id = std::to_string(id_of(placed));
+  std::optional<httplib::Result> cancelled;
+  std::thread client(
+      [&] { cancelled.emplace(post_json(*store_->client(), "/store/orders/" + id + "/cancel", "")); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  open.abort_transaction(10'000);
+  client.join();
+  // Tracked with no stock, the pet's order is refused; a refused order is
+  // not cancelled. Decided on the placed order, the cancel would have won.
+  ASSERT_TRUE(cancelled && *cancelled);
+  EXPECT_EQ((*cancelled)->status, 409) << (*cancelled)->body;
+  EXPECT_EQ(error_code(*cancelled), "illegal_order_transition") << (*cancelled)->body;
+  std::vector<std::string> types;
+  for (const auto& m : read_topic(store_->topic("orders"))) {
+    if (m.key == id) {
+      types.push_back(*m.header("ce_type"));
+    }
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"io.petstore.order.placed", "io.petstore.order.rejected"}));
 }
 
 // A placing request is answered by the replica that records its order's

@@ -1,7 +1,8 @@
 // The order rules, decided with the orders service's own domain: its decoding
 // (orders/domain/events.h) and fold (orders/domain/evolve.h). The life cycle is the one
-// domain/order.h documents: placed -> reserved | rejected | cancelled;
-// reserved -> completed | cancelled; the rest is final.
+// domain/order.h documents: placed -> reserved | rejected (the inventory's
+// answer, and nothing else); reserved -> completed | cancelled; the rest is
+// final.
 #include <stdexcept>
 #include <unordered_map>
 
@@ -19,8 +20,7 @@ using namespace petstore::orders;
 bool allowed(OrderStatus from, const Event& to) {
   switch (from) {
     case OrderStatus::Placed:
-      return std::holds_alternative<OrderReserved>(to) || std::holds_alternative<OrderRejected>(to) ||
-             std::holds_alternative<OrderCancelled>(to);
+      return std::holds_alternative<OrderReserved>(to) || std::holds_alternative<OrderRejected>(to);
     case OrderStatus::Reserved:
       return std::holds_alternative<OrderCompleted>(to) || std::holds_alternative<OrderCancelled>(to);
     default:

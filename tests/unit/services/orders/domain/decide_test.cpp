@@ -43,14 +43,28 @@ TEST(OrdersDecide, LifeCycle) {
   EXPECT_EQ(decide_complete(in(OrderStatus::Reserved), "2026-12-01T00:00:00Z")->ship_date,
             "2026-12-01T00:00:00Z");
   EXPECT_FALSE(decide_complete(in(OrderStatus::Completed), "x"));
-  for (const auto s : {OrderStatus::Placed, OrderStatus::Rejected, OrderStatus::Cancelled}) {
+  for (const auto s : {OrderStatus::Rejected, OrderStatus::Cancelled}) {
     EXPECT_THROW(decide_complete(in(s), "x"), DomainError) << to_string(s);
   }
-  EXPECT_TRUE(decide_cancel(in(OrderStatus::Placed)));
   EXPECT_TRUE(decide_cancel(in(OrderStatus::Reserved)));
   EXPECT_FALSE(decide_cancel(in(OrderStatus::Cancelled)));
   EXPECT_THROW(decide_cancel(in(OrderStatus::Completed)), DomainError);
   EXPECT_THROW(decide_cancel(in(OrderStatus::Rejected)), DomainError);
+}
+
+// Nothing but the inventory's answer moves a placed order: the answer alone
+// then decides its outcome, whoever records it.
+TEST(OrdersDecide, APlacedOrderIsNeitherCompletedNorCancelledBeforeTheInventoryAnswers) {
+  const auto not_yet = [](const auto& decide) {
+    try {
+      decide();
+    } catch (const DomainError& e) {
+      return e.kind() == DomainError::Kind::NotYet && e.code() == codes::kOrderAwaitingStock;
+    }
+    return false;
+  };
+  EXPECT_TRUE(not_yet([] { return decide_cancel(in(OrderStatus::Placed)); }));
+  EXPECT_TRUE(not_yet([] { return decide_complete(in(OrderStatus::Placed), "x"); }));
 }
 
 }  // namespace
