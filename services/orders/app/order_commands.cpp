@@ -173,7 +173,12 @@ void OrderCommands::announce(const OrderWriter::Command& record) {
               e.what());
     return;
   }
-  if (!order || order->status != OrderStatus::Placed) {
+  if (!order) {
+    return;
+  }
+  if (order->status != OrderStatus::Placed) {
+    // Announced already, by the replica that relayed the answer here.
+    settled_.offer(record.id, *order);
     return;
   }
   if (const auto foreseen = writer_.foresee(record, {*order, order->version})) {
