@@ -53,6 +53,21 @@ class StoreSagaTest : public ::testing::Test {
         R"({"petId":)" + std::to_string(pet) + R"(,"quantity":)" + std::to_string(quantity) + "}");
   }
 
+  // A producer whose open transaction holds every partition of the pets
+  // topic: what is committed there after it stays unread by every
+  // read_committed reader (the inventory's pets-reactor) until it ends.
+  static std::unique_ptr<kafka::Producer> hold_back_pets() {
+    auto open = std::make_unique<kafka::Producer>(kafka::ProducerSettings{
+        Stack::get().kafka_brokers, "open-transaction", 0, 5000, unique_name("open-transaction"), 60'000});
+    open->init_transactions(10'000);
+    open->begin_transaction();
+    const auto topic = store_->topic("pets");
+    for (std::int32_t p = 0; p < open->partitions(topic); ++p) {
+      open->send_to({topic, "held", "not an event"}, p).wait();
+    }
+    return open;
+  }
+
   static std::unique_ptr<StoreDeployment> store_;
   std::unique_ptr<httplib::Client> http_;
 };
@@ -300,17 +315,10 @@ TEST_F(StoreSagaTest, ConflictingCommandsOnOneOrderTakeOneTransitionWithOneVersi
 // the pets reaction to reach the partition's high watermark; once the
 // transaction ends, it decides on the pet it then knows.
 TEST_F(StoreSagaTest, AnOrderForAPetHeldBackByAnOpenTransactionIsNotRefusedAsUnknown) {
-  kafka::Producer open(kafka::ProducerSettings{Stack::get().kafka_brokers, "open-transaction", 0, 5000,
-                                               unique_name("open-transaction"), 60'000});
-  open.init_transactions(10'000);
-  open.begin_transaction();
-  const auto topic = store_->topic("pets");
-  for (std::int32_t p = 0; p < open.partitions(topic); ++p) {
-    open.send_to({topic, "held", "not an event"}, p).wait();
-  }
+  const auto open = hold_back_pets();
   const auto pet = new_pet();
   const auto placed = order(pet, 1);
-  open.abort_transaction(10'000);
+  open->abort_transaction(10'000);
   ASSERT_TRUE(placed);
   ASSERT_TRUE(placed->has_header("Location")) << placed->status << " " << placed->body;
   const auto path = placed->get_header_value("Location");
@@ -384,14 +392,7 @@ TEST_F(StoreSagaTest, AnOrdersOutcomeTakesItsIdentityFromTheInventorysAnswer) {
 // pet's creation is held back from the inventory by another producer's open
 // transaction, so the order stays placed (202) until that ends.
 TEST_F(StoreSagaTest, ACancelOfAnOrderAwaitingItsStockWaitsForTheInventorysAnswer) {
-  kafka::Producer open(kafka::ProducerSettings{Stack::get().kafka_brokers, "open-transaction", 0, 5000,
-                                               unique_name("open-transaction"), 60'000});
-  open.init_transactions(10'000);
-  open.begin_transaction();
-  const auto topic = store_->topic("pets");
-  for (std::int32_t p = 0; p < open.partitions(topic); ++p) {
-    open.send_to({topic, "held", "not an event"}, p).wait();
-  }
+  const auto open = hold_back_pets();
   const auto pet = new_pet();
   const auto placed = order(pet, 1);
   ASSERT_TRUE(placed);
@@ -401,7 +402,7 @@ TEST_F(StoreSagaTest, ACancelOfAnOrderAwaitingItsStockWaitsForTheInventorysAnswe
   std::thread client(
       [&] { cancelled.emplace(post_json(*store_->client(), "/store/orders/" + id + "/cancel", "")); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  open.abort_transaction(10'000);
+  open->abort_transaction(10'000);
   client.join();
   // Tracked with no stock, the pet's order is refused; a refused order is
   // not cancelled. Decided on the placed order, the cancel would have won.
