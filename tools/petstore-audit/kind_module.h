@@ -32,6 +32,14 @@ struct SagaFacts {
     int inventory_releases = 0;
     int inventory_consumptions = 0;
     Position inventory_at;  // the first inventory record for it
+    // The inventory's first answer (reserved or refused) and the order's
+    // outcome, by ce_id and ce_time: the answer binds the outcome
+    // (docs/saga.md, "What the client sees").
+    std::string answer_id;
+    std::string answer_time;
+    std::string outcome_id;
+    std::string outcome_time;
+    Position outcome_at;
     // The event that made the order cancelled or completed: the inventory
     // owes a release or a consumption from then on.
     Position settled_at;

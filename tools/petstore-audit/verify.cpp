@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "events/envelope.h"
+
 namespace petstore::audit {
 
 namespace {
@@ -206,6 +208,15 @@ VerifyReport Verifier::finish() {
     if (o.status == "rejected" && o.inventory_refusals == 0) {
       finding(o.placed_at, "outcome_without_inventory",
               "the order was rejected but the inventory refused nothing");
+    }
+    // The answer binds the outcome, and every replica that records it
+    // records one event: the answer's, named after it.
+    if (!o.outcome_id.empty() && !o.answer_id.empty() &&
+        (o.outcome_id != events::name_based_event_id("order-outcome/" + o.answer_id) ||
+         o.outcome_time != o.answer_time)) {
+      finding(o.outcome_at, "outcome_not_the_answers",
+              "the order's outcome " + o.outcome_id + " is not the event the inventory's answer " +
+                  o.answer_id + " binds");
     }
     // A cancelled order's reservation goes back to the stock, a completed
     // one's leaves it: the inventory owes that step once the order settled.

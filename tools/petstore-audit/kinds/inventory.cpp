@@ -49,14 +49,14 @@ class InventoryChecker final : public KindChecker {
     };
     std::visit(Overloaded{
                    [&](const Reserved& r) {
-                     note(e, r.order_id).inventory_reservations++;
+                     answer(e, note(e, r.order_id)).inventory_reservations++;
                      if (const auto was = recorded(r.order_id); was != State::None) {
                        report(out, e, "reserved_twice",
                               "order " + std::to_string(r.order_id) + " was already " + name(was));
                      }
                    },
                    [&](const Refused& r) {
-                     note(e, r.order_id).inventory_refusals++;
+                     answer(e, note(e, r.order_id)).inventory_refusals++;
                      if (const auto was = recorded(r.order_id); was != State::None) {
                        report(out, e, "decided_twice",
                               "order " + std::to_string(r.order_id) + " was already " + name(was));
@@ -87,6 +87,14 @@ class InventoryChecker final : public KindChecker {
     auto& facts = saga_.orders[order];
     if (facts.inventory_at.topic.empty()) {
       facts.inventory_at = e.at;
+    }
+    return facts;
+  }
+
+  static SagaFacts::Order& answer(const AuditEvent& e, SagaFacts::Order& facts) {
+    if (facts.answer_id.empty()) {
+      facts.answer_id = e.id;
+      facts.answer_time = e.time;
     }
     return facts;
   }

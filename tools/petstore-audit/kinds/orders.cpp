@@ -59,6 +59,11 @@ class OrdersChecker final : public KindChecker {
       facts.placed_timestamp_ms = e.timestamp_ms;
       facts.pet_id = order.pet_id;
     }
+    if (std::holds_alternative<OrderReserved>(event) || std::holds_alternative<OrderRejected>(event)) {
+      facts.outcome_id = e.id;
+      facts.outcome_time = e.time;
+      facts.outcome_at = e.at;
+    }
     facts.status = std::string(to_string(order.status));
     if (std::holds_alternative<OrderCancelled>(event) || std::holds_alternative<OrderCompleted>(event)) {
       facts.settled_at = e.at;

@@ -35,6 +35,14 @@ class Log {
     e.version = version;
     e.time = "2026-11-22T10:00:00.000Z";
     e.data = std::move(data);
+    // As the store writes them: an order's outcome is named after the
+    // inventory's answer to it (docs/saga.md).
+    if (type == "inventory.reserved" || type == "inventory.refused") {
+      answers_.try_emplace(order_of(e.data), e.id);
+    } else if (const auto it = answers_.find(subject);
+               (type == "order.reserved" || type == "order.rejected") && it != answers_.end()) {
+      e.id = events::name_based_event_id("order-outcome/" + it->second);
+    }
     const auto r = events::to_record(topic, e);
     kafka::Message m{topic, 0, next_offset_[topic]++, r.key, r.value, r.headers};
     messages_.push_back(std::move(m));
@@ -57,6 +65,14 @@ class Log {
  private:
   Topics topics_;
   std::map<std::string, std::int64_t> next_offset_;
+  std::map<std::string, std::string> answers_;  // the inventory's answer's ce_id, by order
+
+  static std::string order_of(const std::string& data) {
+    const auto at = data.find(R"("orderId":)");
+    const auto from = at + std::string_view(R"("orderId":)").size();
+    return at == std::string::npos ? ""
+                                   : data.substr(from, data.find_first_not_of("0123456789", from) - from);
+  }
   std::vector<kafka::Message> messages_;
 };
 
@@ -207,6 +223,24 @@ TEST(Verify, AReservationIsSettledOnce) {
   log.add("i", "inventory.consumed", 10, 6, R"({"petId":10,"orderId":21,"quantity":1})");
   EXPECT_EQ(rules(log.verify()),
             (Rules{"settled_twice", "settled_without_reservation", "settled_twice", "unknown_order"}));
+}
+
+// The answer binds the outcome: an outcome of an id or a time of its own is
+// not the event every replica records.
+TEST(Verify, AnOrdersOutcomeIsTheEventItsAnswerBinds) {
+  Log log;
+  log.add("i", "inventory.tracked", 10, 1, R"({"petId":10,"petStatus":"available","petVersion":1})");
+  log.add("i", "inventory.stock_set", 10, 2, R"({"petId":10,"quantity":5})");
+  log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
+  log.add("i", "inventory.reserved", 10, 3, R"({"petId":10,"orderId":20,"quantity":2})");
+  auto& outcome = log.add("o", "order.reserved", 20, 2, R"({"id":20,"petId":10,"quantity":2})");
+  EXPECT_EQ(rules(log.verify()), Rules{});
+  for (auto& h : outcome.headers) {
+    if (h.name == "ce_id") {
+      h.value = events::new_event_id();
+    }
+  }
+  EXPECT_EQ(rules(log.verify()), Rules{"outcome_not_the_answers"});
 }
 
 TEST(Verify, UnansweredOrdersAreListedAndTooOldOnesAreViolations) {
