@@ -5,7 +5,14 @@
 # it and reloads nginx (gracefully: requests under way finish), so the entry
 # point follows `docker compose up --scale` without a restart.
 set -euo pipefail
-services=(pets:8081 orders:8082 inventory:8083)
+# The services: services/services.txt, in the services' folders compose.yaml
+# mounts; each listens on one port, the same in every container of compose.
+services_dir=/etc/nginx/petstore-services
+port=8080
+services=()
+while read -r name _; do
+  if [[ $name =~ ^[a-z] ]]; then services+=("$name"); fi
+done <"$services_dir/services.txt"
 upstreams=/run/petstore/upstreams.conf
 
 template=/etc/nginx/petstore/upstream.conf.template
@@ -23,9 +30,8 @@ upstream() {
 # Each service's upstream, and "any": every replica of them all, for the
 # platform's routes (routes.conf).
 render() {
-  local entry name port addresses address lines every=""
-  for entry in "${services[@]}"; do
-    name=${entry%%:*} port=${entry##*:}
+  local name addresses address lines every=""
+  for name in "${services[@]}"; do
     addresses=$(getent ahostsv4 "$name" | awk '{print $1}' | sort -u || true)
     lines=""
     for address in $addresses; do
@@ -44,7 +50,7 @@ render() {
 # folders (compose.yaml mounts them), where routes.conf finds each
 # service's paths.
 cp /etc/nginx/petstore/compose.conf "$conf"
-ln -sfn /etc/nginx/petstore-services /run/petstore/services
+ln -sfn "$services_dir" /run/petstore/services
 render >"$upstreams"
 nginx -c "$conf" -g 'daemon off;' &
 nginx_pid=$!

@@ -49,7 +49,8 @@ expect_failure "a variable scripts/up sets, missing" "compose.yaml does not set 
 expect_failure "the brokers list of the services" "KAFKA_BROKERS=kafka-1:9092" 's/^  KAFKA_BROKERS: kafka-1:9092,kafka-2:9092,kafka-3:9092/  KAFKA_BROKERS: kafka-1:9092/'
 expect_failure "a Kafka service on another image" "not x-kafka-image" '/^  kafka-topics:$/a\    image: apache/kafka:3.8.0'
 expect_failure "the broker's version unnamed" "not a <version>" 's|^    args: {KAFKA_VERSION: [0-9.]*}$|    args: {KAFKA_VERSION: latest}|'
-expect_failure "a health check on the wrong port" "its health check asks another port" 's|127.0.0.1:8082/readyz|127.0.0.1:8081/readyz|'
+expect_failure "a health check on the wrong port" "its health check asks another port" 's|127.0.0.1:8080/readyz|127.0.0.1:8081/readyz|'
+expect_failure "the services on another port than the entry point's" "reaches the services on port 8080" 's|^  HTTP_PORT: 8080|  HTTP_PORT: 8090|'
 
 ((failures == 0)) || { echo "$failures case(s) failed"; exit 1; }
 echo "all cases passed"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # deploy/prometheus: Prometheus' own promtool accepts the alerting rules,
-# compose's configuration, and the local template as scripts/up renders it;
+# compose's configuration as compose-entry.sh renders it (a job a service),
+# and the local template as scripts/up renders it;
 # and each rule names only metric families the services serve.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -10,7 +11,12 @@ trap 'rm -rf "$WORK"' EXIT
 command -v promtool >/dev/null || { echo "promtool is missing: scripts/install-deps"; exit 1; }
 cd "$ROOT/deploy/prometheus"
 promtool check rules rules.yml
-promtool check config compose.yml
+PROMETHEUS_CONF_DIR="$ROOT/deploy/prometheus" PETSTORE_SERVICES_FILE="$ROOT/services/services.txt" \
+  bash compose-entry.sh --print >"$WORK/compose.yml"
+for service in "${SERVICES[@]}"; do
+  grep -q "job_name: $service$" "$WORK/compose.yml" || { echo "compose's configuration has no job for $service"; exit 1; }
+done
+promtool check config "$WORK/compose.yml"
 jobs=""
 for service in "${SERVICES[@]}"; do
   port=${SERVICE_PORT[$service]}

@@ -221,10 +221,15 @@ for (const service of appServices) {
   if (port && !health.includes(`:${port}/readyz`)) {
     problem(`compose.yaml: ${service} listens on ${port} but its health check asks another port or not /readyz`);
   }
-  // The entry point's upstreams, as compose-entry.sh writes them.
-  const entry = readFileSync(join(root, "deploy/nginx/compose-entry.sh"), "utf8");
-  if (port && !new RegExp(`\\b${service}:${port}\\b`).test(entry)) {
-    problem(`deploy/nginx/compose-entry.sh does not send ${service} traffic to port ${port}`);
+  // The entry point's upstreams and Prometheus' jobs, as their entry
+  // scripts write them: every service of services.txt, on one port.
+  for (const script of ["deploy/nginx/compose-entry.sh", "deploy/prometheus/compose-entry.sh"]) {
+    const text = readFileSync(join(root, script), "utf8");
+    const theirs = text.match(/^port=([0-9]+)$/m)?.[1];
+    if (port && theirs !== port) {
+      problem(`${script} reaches the services on port ${theirs ?? "(none)"}, ${service} listens on ${port}`);
+    }
+    if (!text.includes("services.txt")) problem(`${script} does not take the services from services/services.txt`);
   }
 }
 // The scripts' own variables, which reach the services' environment only
