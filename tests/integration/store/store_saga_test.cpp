@@ -53,6 +53,13 @@ class StoreSagaTest : public ::testing::Test {
         R"({"petId":)" + std::to_string(pet) + R"(,"quantity":)" + std::to_string(quantity) + "}");
   }
 
+  // An order for one unit of a new pet stocked with `units`.
+  httplib::Result a_stocked_pets_order(int units) {
+    const auto pet = new_pet();
+    stock(pet, units);
+    return order(pet, 1);
+  }
+
   // A producer whose open transaction holds every partition of the pets
   // topic: what is committed there after it stays unread by every
   // read_committed reader (the inventory's pets-reactor) until it ends.
@@ -270,9 +277,7 @@ TEST_F(StoreSagaTest, FiftyConcurrentOrdersForTenUnits) {
 // order takes exactly one of two conflicting transitions and its events
 // carry each version once.
 TEST_F(StoreSagaTest, ConflictingCommandsOnOneOrderTakeOneTransitionWithOneVersionEach) {
-  const auto pet = new_pet();
-  stock(pet, 2);
-  const auto placed = order(pet, 1);
+  const auto placed = a_stocked_pets_order(2);
   ASSERT_EQ(placed->status, 201) << placed->body;
   const auto id = std::to_string(id_of(placed));
   std::atomic<int> completed{0};
@@ -347,9 +352,7 @@ TEST_F(StoreSagaTest, AnOrderForAPetHeldBackByAnOpenTransactionIsNotRefusedAsUnk
 // the same event whoever records it, and however often. It takes its
 // identity from the answer (docs/saga.md, "What the client sees").
 TEST_F(StoreSagaTest, AnOrdersOutcomeTakesItsIdentityFromTheInventorysAnswer) {
-  const auto pet = new_pet();
-  stock(pet, 1);
-  const auto placed = order(pet, 1);
+  const auto placed = a_stocked_pets_order(1);
   ASSERT_EQ(placed->status, 201) << placed->body;
   const auto id = std::to_string(id_of(placed));
   EXPECT_EQ(placed->get_header_value("ETag"), "\"2\"");

@@ -91,6 +91,16 @@ kafka::Message& a_pet(Log& log, std::int64_t id = 10) {
                  R"({"id":)" + std::to_string(id) + R"(,"name":"Rex","categoryId":3,"status":"available"})");
 }
 
+// Pet 10 stocked with 5, and order 20 for 2 of them reserved: the order's
+// outcome is returned (ledger version 3, order version 2).
+kafka::Message& a_reserved_order(Log& log) {
+  log.add("i", "inventory.tracked", 10, 1, R"({"petId":10,"petStatus":"available","petVersion":1})");
+  log.add("i", "inventory.stock_set", 10, 2, R"({"petId":10,"quantity":5})");
+  log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
+  log.add("i", "inventory.reserved", 10, 3, R"({"petId":10,"orderId":20,"quantity":2})");
+  return log.add("o", "order.reserved", 20, 2, R"({"id":20,"petId":10,"quantity":2})");
+}
+
 TEST(Verify, ACleanLogHasNoFinding) {
   Log log;
   log.add("c", "category.created", 3, 1, R"({"id":3,"name":"Dogs"})");
@@ -212,11 +222,7 @@ TEST(Verify, StockIsNeverNegativeNorReservedTwice) {
 
 TEST(Verify, AReservationIsSettledOnce) {
   Log log;
-  log.add("i", "inventory.tracked", 10, 1, R"({"petId":10,"petStatus":"available","petVersion":1})");
-  log.add("i", "inventory.stock_set", 10, 2, R"({"petId":10,"quantity":5})");
-  log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
-  log.add("i", "inventory.reserved", 10, 3, R"({"petId":10,"orderId":20,"quantity":2})");
-  log.add("o", "order.reserved", 20, 2, R"({"id":20,"petId":10,"quantity":2})");
+  a_reserved_order(log);
   log.add("o", "order.cancelled", 20, 3, R"({"id":20,"petId":10,"quantity":2})");
   log.add("i", "inventory.released", 10, 4, R"({"petId":10,"orderId":20,"quantity":2})");
   log.add("i", "inventory.released", 10, 5, R"({"petId":10,"orderId":20,"quantity":2})");
@@ -229,11 +235,7 @@ TEST(Verify, AReservationIsSettledOnce) {
 // not the event every replica records.
 TEST(Verify, AnOrdersOutcomeIsTheEventItsAnswerBinds) {
   Log log;
-  log.add("i", "inventory.tracked", 10, 1, R"({"petId":10,"petStatus":"available","petVersion":1})");
-  log.add("i", "inventory.stock_set", 10, 2, R"({"petId":10,"quantity":5})");
-  log.add("o", "order.placed", 20, 1, R"({"id":20,"petId":10,"quantity":2})");
-  log.add("i", "inventory.reserved", 10, 3, R"({"petId":10,"orderId":20,"quantity":2})");
-  auto& outcome = log.add("o", "order.reserved", 20, 2, R"({"id":20,"petId":10,"quantity":2})");
+  auto& outcome = a_reserved_order(log);
   EXPECT_EQ(rules(log.verify()), Rules{});
   for (auto& h : outcome.headers) {
     if (h.name == "ce_id") {
