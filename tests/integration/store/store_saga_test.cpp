@@ -391,9 +391,10 @@ TEST_F(StoreSagaTest, AnOrdersOutcomeTakesItsIdentityFromTheInventorysAnswer) {
 }
 
 // Nothing but the inventory's answer moves a placed order: a cancel that
-// comes first waits for it, then decides on the order as answered. Here the
-// pet's creation is held back from the inventory by another producer's open
-// transaction, so the order stays placed (202) until that ends.
+// comes first waits for it, then decides on the order as answered, or, when
+// the wait ends first, is refused for now and says when to try again. Here
+// the pet's creation is held back from the inventory by another producer's
+// open transaction, so the order stays placed (202) until that ends.
 TEST_F(StoreSagaTest, ACancelOfAnOrderAwaitingItsStockWaitsForTheInventorysAnswer) {
   const auto open = hold_back_pets();
   const auto pet = new_pet();
@@ -401,9 +402,16 @@ TEST_F(StoreSagaTest, ACancelOfAnOrderAwaitingItsStockWaitsForTheInventorysAnswe
   ASSERT_TRUE(placed);
   ASSERT_EQ(placed->status, 202) << placed->body;
   const auto id = std::to_string(id_of(placed));
+  const auto cancel = [&] { return post_json(*store_->client(), "/store/orders/" + id + "/cancel", ""); };
+
+  const auto too_soon = cancel();  // the wait (ORDER_OUTCOME_WAIT_MS) ends first
+  ASSERT_TRUE(too_soon);
+  EXPECT_EQ(too_soon->status, 409) << too_soon->body;
+  EXPECT_EQ(error_code(too_soon), "order_awaiting_stock") << too_soon->body;
+  EXPECT_EQ(too_soon->get_header_value("Retry-After"), "1");
+
   std::optional<httplib::Result> cancelled;
-  std::thread client(
-      [&] { cancelled.emplace(post_json(*store_->client(), "/store/orders/" + id + "/cancel", "")); });
+  std::thread client([&] { cancelled.emplace(cancel()); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   open->abort_transaction(10'000);
   client.join();
