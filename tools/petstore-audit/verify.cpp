@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "events/envelope.h"
+#include "orders/domain/upstream.h"
 
 namespace petstore::audit {
 
@@ -212,8 +212,7 @@ VerifyReport Verifier::finish() {
     // The answer binds the outcome, and every replica that records it
     // records one event: the answer's, named after it.
     if (!o.outcome_id.empty() && !o.answer_id.empty() &&
-        (o.outcome_id != events::name_based_event_id("order-outcome/" + o.answer_id) ||
-         o.outcome_time != o.answer_time)) {
+        (o.outcome_id != orders::outcome_event_id(o.answer_id) || o.outcome_time != o.answer_time)) {
       finding(o.outcome_at, "outcome_not_the_answers",
               "the order's outcome " + o.outcome_id + " is not the event the inventory's answer " +
                   o.answer_id + " binds");

@@ -109,8 +109,8 @@ Order OrderCommands::change(std::int64_t id, const Precondition& precondition, c
 Order OrderCommands::settle(const OrderWriter::Outcome& outcome) {
   own_.apply(outcome);
   if (outcome.state.status != OrderStatus::Placed) {
-    settled_.offer(outcome.id,
-                   outcome.state);  // applied first: the client may read it anywhere once answered
+    // Applied first: the client may read it anywhere once answered.
+    settled_.offer(outcome.id, outcome.state);
   }
   return outcome.state;
 }
@@ -138,7 +138,7 @@ Order OrderCommands::cancel(std::int64_t id, const Precondition& precondition) {
 void OrderCommands::record_outcome(const StockOutcome& outcome, const events::Envelope& answer) {
   // The outcome takes its identity and its trace from the answer: whichever
   // replica decides it, and however often, it is the same event.
-  const auto id = events::name_based_event_id("order-outcome/" + answer.id);
+  const auto id = outcome_event_id(answer.id);
   const auto cause = trace::parse(answer.traceparent, answer.tracestate);
   const OrderWriter::Command record{outcome.order_id,
                                     [&](const OrderWriter::Current& current) -> std::optional<Event> {

@@ -17,4 +17,8 @@ std::optional<StockOutcome> read_stock_outcome(const events::Envelope& e) {
   return outcome;
 }
 
+std::string outcome_event_id(std::string_view answer_id) {
+  return events::name_based_event_id("order-outcome/" + std::string(answer_id));
+}
+
 }  // namespace petstore::orders
