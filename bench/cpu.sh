@@ -26,11 +26,14 @@ stack_pids() {
     }'
 }
 
-# cpu_snapshot <file>: "<pid> <name> <ticks>" for each process of the stack.
-# The name is the process's role: the pid file that names it, or its
-# command for a descendant (nginx workers count as nginx).
+# cpu_snapshot <file>: "<pid> <name> <ticks> <main ticks>" for each process
+# of the stack. The name is the process's role: the pid file that names it,
+# or its command for a descendant (nginx workers count as nginx). Main ticks
+# are those of the process's librdkafka main threads (`rdk:main`, one per
+# client handle), already inside its ticks: librdkafka 2.0.2 spins there
+# before each of its timers (docs/performance.md, "Records per transaction").
 cpu_snapshot() {
-  local out=$1 pid stat name f
+  local out=$1 pid stat name main f
   declare -A role=()
   for f in "$RUN_DIR"/*.pid "$RUN_DIR"/*/*.pid; do
     [[ -f $f ]] || continue
@@ -48,23 +51,26 @@ cpu_snapshot() {
     fi
     # Fields after the command: state is field 3, utime 14, stime 15.
     stat=${stat##*) }
-    awk -v pid="$pid" -v name="$name" '{ print pid, name, $12 + $13 }' <<<"$stat" >>"$out"
+    main=$(cat "/proc/$pid/task/"*/stat 2>/dev/null | awk '$2 == "(rdk:main)" { s += $14 + $15 } END { print s + 0 }')
+    awk -v pid="$pid" -v name="$name" -v main="$main" '{ print pid, name, $12 + $13, main }' <<<"$stat" >>"$out"
   done
 }
 
 # cpu_per_request <before> <after> <requests> <load generator seconds>:
-# prints "cpu_us=<total> (<role>=<µs> ...)", CPU per request in µs.
+# prints "cpu_us=<total> (<role>=<µs> ...) main_ticks=<n>", CPU per request
+# in µs, and the librdkafka main threads' ticks (a part of the total) in all.
 cpu_per_request() {
   local hz
   hz=$(getconf CLK_TCK)
   awk -v hz="$hz" -v n="$3" -v gen="$4" '
-    FNR == NR { before[$1] = $3; next }
-    { d = $3 - (($1 in before) ? before[$1] : 0); by[$2] += d; total += d }
+    FNR == NR { before[$1] = $3; before_main[$1] = $4; next }
+    { d = $3 - (($1 in before) ? before[$1] : 0); by[$2] += d; total += d
+      main += $4 - (($1 in before_main) ? before_main[$1] : 0) }
     END {
       if (n < 1) n = 1
       line = ""
       for (r in by) line = line sprintf(" %s=%.0f", r, by[r] / hz / n * 1e6)
       total = total / hz + gen
-      printf "cpu_us=%.1f (wrk=%.0f%s)", total / n * 1e6, gen / n * 1e6, line
+      printf "cpu_us=%.1f (wrk=%.0f%s) main_ticks=%d", total / n * 1e6, gen / n * 1e6, line, main
     }' "$1" "$2"
 }
