@@ -78,6 +78,8 @@ void Reactor::loop() {
   // When the positions last went out (docs/consistency.md, "Saga steps":
   // a position is a resume point, so it may trail what is handled).
   auto committed_at = std::chrono::steady_clock::now();
+  // When the last batch's handling began (Reaction::gather).
+  std::chrono::steady_clock::time_point last_began;
   const auto commit_now = [&] {
     commit(consumer);
     committed_at = std::chrono::steady_clock::now();
@@ -86,7 +88,11 @@ void Reactor::loop() {
     if (owed) {
       owed = !give_back(consumer);
     }
-    const auto batch = consumer.poll(100, std::chrono::milliseconds(100));
+    const bool gathers = reaction_.gather() > std::chrono::milliseconds::zero();
+    if (gathers) {
+      wait_to_gather(last_began);
+    }
+    const auto batch = consumer.poll(gathers ? kGatheredBatch : kBatch, std::chrono::milliseconds(100));
     if (owed) {
       continue;
     }
@@ -97,6 +103,7 @@ void Reactor::loop() {
       commit_now();
       continue;
     }
+    last_began = std::chrono::steady_clock::now();
     // Events that may touch the same aggregate, in log order, one after the
     // other; the others side by side (each saga step takes its aggregate's
     // lock, so side by side on one aggregate would only queue on the lock).
@@ -197,6 +204,16 @@ bool Reactor::handle_side_by_side(const std::vector<Group>& groups) {
     all = f.get() && all;
   }
   return all;
+}
+
+void Reactor::wait_to_gather(std::chrono::steady_clock::time_point last_began) const {
+  // In slices, so that a stop is not held up by a long window.
+  constexpr std::chrono::milliseconds kSlice{20};
+  const auto until = last_began + reaction_.gather();
+  for (auto now = std::chrono::steady_clock::now(); now < until && !stop_;
+       now = std::chrono::steady_clock::now()) {
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(until - now, kSlice));
+  }
 }
 
 bool Reactor::handle_together(const std::vector<Group>& groups) {

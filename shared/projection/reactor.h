@@ -60,6 +60,15 @@ class Reaction {
   // By default begin() of each in turn.
   virtual BegunEach begin_each(const std::vector<Step>& steps);
 
+  // How long a batch may gather events under load, for a reaction that
+  // begins them together and whose steps no client waits for: the reactor
+  // polls no sooner than this after the last batch began, so one batch,
+  // and its writer's one transaction, carries what the window brought
+  // (docs/performance.md, "Records per transaction"). After a quiet spell
+  // the last batch began long ago and an event goes at once. Zero (the
+  // default): a batch is whatever the poll finds.
+  [[nodiscard]] virtual std::chrono::milliseconds gather() const { return std::chrono::milliseconds::zero(); }
+
   // Which of the service's aggregates handling `message` may change, as a
   // key: events with one key are handled one after the other in log order,
   // events with different keys side by side. Empty (the default): the
@@ -143,6 +152,13 @@ class Reactor {
   // crash meanwhile only hands the steps since to the next owner again,
   // each a no-op against the log. A quiet poll commits at once.
   static constexpr std::chrono::milliseconds kCommitEvery{500};
+  // The most events one poll takes: a saga step's batch, or what a
+  // gathering reaction's window brought (Reaction::gather).
+  static constexpr std::size_t kBatch = 100;
+  static constexpr std::size_t kGatheredBatch = 1000;
+  // Waits out what is left of the reaction's gathering window since
+  // `last_began`; returns early when the reactor stops.
+  void wait_to_gather(std::chrono::steady_clock::time_point last_began) const;
   // One log line per event of a handled batch, in the event's trace.
   void log_handled(const std::vector<kafka::Message>& batch) const;
 

@@ -5,7 +5,8 @@
 // the one before has begun, and finishes them in order; the group's
 // committed offsets move past each partition's last handled event, and a
 // member that joins later resumes there; a step that keeps failing gives
-// its batch back, so that its group can rebalance; record_positions (the
+// its batch back, so that its group can rebalance; a gathering reaction's
+// batch holds what its window brought; record_positions (the
 // projection's) never moves a position back.
 #include "projection/reactor.h"
 
@@ -324,6 +325,71 @@ TEST(Reactor, BeginsABatchsAggregatesTogetherInRoundsAndHandlesWhatFailsOnItsOwn
   EXPECT_EQ(reaction.seen("c"),
             (std::vector<std::string>{"together:c/1", "together:c/2", "finished:c/1", "finished:c/2"}));
   EXPECT_EQ(committed_once(started.group, topic, {7}), (std::vector<std::int64_t>{7}));
+}
+
+// A reaction whose batches gather (Reaction::gather): notes each event it
+// handles alone as "alone:<value>" and each begin_each call as its values.
+class Gathering : public Noting {
+ public:
+  explicit Gathering(std::chrono::milliseconds window) : window_(window) {}
+  void handle(const kafka::Message& m) override { note("alone:" + m.value); }
+  [[nodiscard]] bool begins_together() const override { return true; }
+  [[nodiscard]] std::chrono::milliseconds gather() const override { return window_; }
+  BegunEach begin_each(const std::vector<Step>& steps) override {
+    std::string call;
+    for (const auto& step : steps) {
+      call += (call.empty() ? "" : " ") + step.message->value;
+    }
+    note(call);
+    return {std::vector<std::exception_ptr>(steps.size()), {}};
+  }
+
+ private:
+  std::chrono::milliseconds window_;
+};
+
+// Under load a gathering reaction's batch is what its window brought, one
+// call for events that came one by one; after a quiet spell an event goes
+// at once, without waiting the window out.
+TEST(Reactor, AGatheringReactionBeginsWhatItsWindowBroughtInOneBatchAndALoneEventAtOnce) {
+  const auto topic = unique_name("reactions");
+  create_topic(topic, 1);
+  constexpr auto kWindow = 3s;
+  Gathering reaction(kWindow);
+  const Started started(topic, reaction);
+  ASSERT_TRUE(eventually([&] { return started.reactor.joined(); }, 30s));
+
+  const auto producer = kafka::make_handle(
+      RD_KAFKA_PRODUCER,
+      kafka::make_conf({{"bootstrap.servers", Stack::get().kafka_brokers}, {"linger.ms", "0"}}));
+  // Each value in a produce request of its own, each delivered before the next.
+  const auto produce_one_by_one = [&](const std::vector<std::string>& values) {
+    for (const auto& v : values) {
+      ASSERT_EQ(rd_kafka_producev(producer.get(), RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_PARTITION(0),
+                                  RD_KAFKA_V_VALUE(const_cast<char*>(v.data()), v.size()),
+                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END),
+                RD_KAFKA_RESP_ERR_NO_ERROR);
+      ASSERT_EQ(rd_kafka_flush(producer.get(), 10000), RD_KAFKA_RESP_ERR_NO_ERROR);
+    }
+  };
+
+  const auto lone_at = std::chrono::steady_clock::now();
+  produce_one_by_one({"lone/1"});
+  ASSERT_TRUE(reaction.wait_for(1));
+  // Far less than the window: the reactor did not wait it out for a lone event.
+  EXPECT_LT(std::chrono::steady_clock::now() - lone_at, kWindow * 2 / 3);
+
+  // Ten aggregates' events, one by one, well within the window since the
+  // lone event's batch began: one batch, begun together.
+  std::vector<std::string> burst;
+  for (int i = 0; i < 10; ++i) {
+    burst.push_back("e" + std::to_string(i) + "/1");
+  }
+  produce_one_by_one(burst);
+  ASSERT_TRUE(reaction.wait_for(2));
+  EXPECT_EQ(reaction.seen(),
+            (std::vector<std::string>{"alone:lone/1", "e0/1 e1/1 e2/1 e3/1 e4/1 e5/1 e6/1 e7/1 e8/1 e9/1"}));
+  EXPECT_EQ(committed_once(started.group, topic, {11}), (std::vector<std::int64_t>{11}));
 }
 
 // A member that joins the group later resumes at the committed offsets,
