@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,13 @@ class PetsReaction : public projection::Reaction {
   // of a thread each (docs/performance.md, "Levers").
   [[nodiscard]] bool begins_together() const override { return true; }
   BegunEach begin_each(const std::vector<Step>& steps) override;
+  // No client waits for a new pet's ledger, and each batch is a
+  // transaction of the ledgers' writer, whose fixed cost dwarfs a record's
+  // (docs/performance.md, "Records per transaction"): under load a batch
+  // gathers the pets that a window brings. An order for a pet not yet
+  // mirrored waits for the mirror (OrdersReaction), a window longer at most.
+  [[nodiscard]] std::chrono::milliseconds gather() const override { return kGather; }
+  static constexpr std::chrono::milliseconds kGather{50};
 
  private:
   Ledgers& ledger_;
