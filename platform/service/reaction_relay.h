@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ class ReactionRelay final : public projection::Reaction {
   // which relays it.
   [[nodiscard]] bool begins_together() const override { return local_.begins_together(); }
   BegunEach begin_each(const std::vector<Step>& steps) override { return local_.begin_each(steps); }
+  [[nodiscard]] std::chrono::milliseconds gather() const override { return local_.gather(); }
 
   // Where a replica takes its peers' relayed steps.
   static std::string path(const std::string& purpose) { return "/internal/reactions/" + purpose; }

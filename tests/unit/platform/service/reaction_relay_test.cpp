@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <functional>
 #include <stdexcept>
 #include <vector>
@@ -59,6 +60,25 @@ TEST(ReactionRelay, HandlesAStepLocallyWhenThisReplicaOwnsItsAggregate) {
   relay.handle(event());
   ASSERT_EQ(local.handled.size(), 1U);
   EXPECT_EQ(local.handled[0].key, "42");
+}
+
+// The reactor batches a relayed reaction as the local one asks: begun
+// together, and gathered under load for the local reaction's window.
+TEST(ReactionRelay, BatchesAsTheLocalReactionDoes) {
+  class Gathering : public Recording {
+   public:
+    [[nodiscard]] bool begins_together() const override { return true; }
+    [[nodiscard]] std::chrono::milliseconds gather() const override { return std::chrono::milliseconds(50); }
+  };
+  Gathering gathering;
+  Recording plain;
+  const http::Forwarder forwarder({.self = "http://replica-a"});
+  const ReactionRelay relayed("pets-reactor", gathering, forwarder);
+  const ReactionRelay relayed_plain("orders-reactor", plain, forwarder);
+  EXPECT_TRUE(relayed.begins_together());
+  EXPECT_EQ(relayed.gather(), std::chrono::milliseconds(50));
+  EXPECT_FALSE(relayed_plain.begins_together());
+  EXPECT_EQ(relayed_plain.gather(), std::chrono::milliseconds::zero());
 }
 
 TEST(ReactionRelay, RelaysAStepToTheOwnerWithTheRecordAsTheLogHoldsIt) {
