@@ -133,7 +133,7 @@ std::optional<Multiplexer::Call> Multiplexer::Cork::trailer() {
   return Call(h.last_trailer);
 }
 
-void Multiplexer::flush_corked() {
+void Multiplexer::flush_corked(bool here) {
   auto& h = held();
   if (h.owner != nullptr && !h.batch.empty()) {
     Batch batch;
@@ -141,12 +141,14 @@ void Multiplexer::flush_corked() {
     if (!h.trailer.empty()) {
       batch.push_back(pending(h.trailer, h.last_trailer));
     }
-    h.owner->send_now(std::move(batch));
+    h.owner->send_now(std::move(batch), here);
   }
 }
 
 Reply Multiplexer::Call::get(Wait wait) {
-  flush_corked();
+  // With no deadline of its own the caller waits as long as the connection
+  // allows, whoever runs the batch: it may run it itself.
+  flush_corked(wait == Wait::zero());
   // Bounded: the I/O thread answers every request within the connect and
   // command timeouts, with a reply or an Unavailable.
   if (wait != Wait::zero() && !reply_->wait_until(std::chrono::steady_clock::now() + wait)) {
@@ -222,9 +224,13 @@ void Multiplexer::enqueue(Batch pending) {
   send_now(std::move(pending));
 }
 
-void Multiplexer::send_now(Batch pending) {
+void Multiplexer::send_now(Batch pending, bool here) {
   const auto lane = next_lane_.fetch_add(1, std::memory_order_relaxed) % lanes_.size();
-  lanes_[lane]->enqueue(std::move(pending));
+  if (here) {
+    lanes_[lane]->run_here(std::move(pending));
+  } else {
+    lanes_[lane]->enqueue(std::move(pending));
+  }
 }
 
 void Multiplexer::Lane::enqueue(Batch pending) {
@@ -241,19 +247,51 @@ void Multiplexer::Lane::enqueue(Batch pending) {
   wake_.notify_one();
 }
 
+void Multiplexer::Lane::run_here(Batch pending) {
+  {
+    std::unique_lock lock(mutex_);
+    if (busy_ || !queue_.empty() || stop_) {
+      lock.unlock();
+      enqueue(std::move(pending));
+      return;
+    }
+    busy_ = true;
+  }
+  // run_batch answers every command, with a reply or a failure, and throws
+  // nothing of its own; the lane is handed back whatever happens.
+  struct HandBack {
+    Lane& lane;
+    ~HandBack() {
+      bool more = false;
+      {
+        const std::lock_guard lock(lane.mutex_);
+        lane.busy_ = false;
+        more = !lane.queue_.empty();
+      }
+      if (more) {
+        lane.wake_.notify_one();  // what came meanwhile waited for the connection
+      }
+    }
+  } const hand_back{*this};
+  run_batch(pending);
+}
+
 void Multiplexer::Lane::loop() {
   Batch batch;
   for (;;) {
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      wake_.wait(lock, [this] { return !busy_ && (stop_ || !queue_.empty()); });
       if (queue_.empty()) {
         return;
       }
       batch.swap(queue_);
+      busy_ = true;
     }
     run_batch(batch);
     batch.clear();
+    const std::lock_guard lock(mutex_);
+    busy_ = false;
   }
 }
 

@@ -62,6 +62,12 @@ class ReplySlot {
 // thread takes whatever is waiting, writes it in one go and hands each reply
 // back. Under load Redis then reads and answers a batch per system call
 // instead of one command per call, which roughly halves its CPU per read.
+// A thread that waits for a reply of what its Cork held, with no deadline
+// of its own, and finds its lane idle (no batch under way or waiting), runs
+// that batch on the lane's connection itself: the one write and read it
+// needs, without handing them to the I/O thread and being woken back
+// (docs/performance.md, "A keyed GET"). Its wait is the same: the
+// connection's own timeouts.
 // Used for the read path and the rate limiter; failures surface as
 // Unavailable to every caller of the batch, and the next batch reconnects.
 // Every command is answered within the endpoint's connect and command
@@ -161,6 +167,9 @@ class Multiplexer {
     Lane(const Lane&) = delete;
     Lane& operator=(const Lane&) = delete;
     void enqueue(Batch pending);
+    // Runs `pending` on the calling thread when the lane is idle, else
+    // enqueues it for the I/O thread.
+    void run_here(Batch pending);
 
    private:
     void loop();
@@ -172,13 +181,17 @@ class Multiplexer {
     std::mutex mutex_;
     std::condition_variable wake_;
     Batch queue_;
+    // A batch is under way on conn_, on the I/O thread or a caller's
+    // (run_here): whoever set it is the only one on the connection.
+    bool busy_ = false;
     bool stop_ = false;
     std::thread io_;
   };
 
   // Held while this thread's Cork for this multiplexer lives, else sent.
   void enqueue(Batch pending);
-  void send_now(Batch pending);
+  // To a lane, in turn; `here`: on this thread if that lane is idle.
+  void send_now(Batch pending, bool here = false);
   // What this thread's Cork holds, and for which multiplexer.
   struct Held {
     Multiplexer* owner = nullptr;
@@ -187,8 +200,10 @@ class Multiplexer {
     std::shared_ptr<ReplySlot> last_trailer;
   };
   static Held& held();
-  // Sends what this thread's Cork holds, if anything.
-  static void flush_corked();
+  // Sends what this thread's Cork holds, if anything; `here`: the thread
+  // is about to wait for it within the connection's timeouts, so it may
+  // run the batch itself (Lane::run_here).
+  static void flush_corked(bool here = false);
   // One command for a batch, and where its reply will be.
   static std::unique_ptr<Pending> pending(std::vector<std::string> args, std::shared_ptr<ReplySlot>& reply);
   static void fail_rest(Batch& batch, size_t answered, const std::exception_ptr& failure);

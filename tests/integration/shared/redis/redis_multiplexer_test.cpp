@@ -1,10 +1,13 @@
 // redis::Multiplexer against the real Redis: what a Cork holds and when it
 // sends it, the trailer that runs after each of its batches, and replies
-// waited for with and without a deadline.
+// waited for with and without a deadline, and batches run by the thread
+// that waits for them.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "redis/connection.h"
 #include "redis/multiplexer.h"
@@ -105,6 +108,54 @@ TEST_F(Multiplexer, AReplyNotInByTheDeadlineIsUnavailableAndOneInTimeIsKept) {
   // The connection still serves, in order, once BLPOP has answered.
   EXPECT_EQ(redis::as_string(*mux_.command({"SET", key_ + ":x", "v"}, 5000ms)), "OK");
   EXPECT_TRUE(exists(key_ + ":x"));
+}
+
+// A thread that waits for what its Cork held, with no deadline, may run the
+// batch on the lane's connection itself: replies still reach the thread
+// that asked, in its order, whoever ran each batch.
+TEST_F(Multiplexer, EveryThreadGetsItsOwnRepliesWhicheverThreadRanItsBatch) {
+  constexpr int kThreads = 8;
+  constexpr int kRounds = 300;
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(kThreads, 0);
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const auto key = key_ + ":" + std::to_string(t);
+      for (int n = 0; n < kRounds; ++n) {
+        const auto value = std::to_string(n);
+        if (n % 3 == 0) {
+          // Not corked: the I/O thread's, side by side with the others'.
+          mux_.submit({"SET", key, value}).get();
+          wrong[t] += redis::as_string(*mux_.command({"GET", key})) != value;
+          continue;
+        }
+        const redis::Multiplexer::Cork cork(mux_, {"GET", key});
+        auto set = mux_.submit({"SET", key, value});
+        auto get = mux_.submit({"GET", key});
+        wrong[t] += redis::as_string(*get.get()) != value;
+        wrong[t] += redis::as_string(*set.get()) != "OK";
+      }
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+  EXPECT_EQ(wrong, std::vector<int>(kThreads, 0));
+}
+
+// While one caller's batch is on the connection, another's command waits
+// for it and is sent once the lane is handed back.
+TEST_F(Multiplexer, ACommandThatCameWhileACallerHeldTheLaneIsSentOnceItIsHandedBack) {
+  std::thread holder([&] {
+    const redis::Multiplexer::Cork cork(mux_);
+    // BLPOP on an empty list answers nil after its 0.3 s.
+    EXPECT_EQ(mux_.submit({"BLPOP", key_, "0.3"}).get()->type, REDIS_REPLY_NIL);
+  });
+  std::this_thread::sleep_for(100ms);
+  // Well within the holder's BLPOP; answered once it has ended, not lost.
+  EXPECT_EQ(redis::as_string(*mux_.command({"SET", key_ + ":after", "v"}, 5000ms)), "OK");
+  holder.join();
+  EXPECT_TRUE(exists(key_ + ":after"));
 }
 
 }  // namespace
