@@ -114,11 +114,11 @@ TEST_F(Multiplexer, AReplyNotInByTheDeadlineIsUnavailableAndOneInTimeIsKept) {
 // batch on the lane's connection itself: replies still reach the thread
 // that asked, in its order, whoever ran each batch.
 TEST_F(Multiplexer, EveryThreadGetsItsOwnRepliesWhicheverThreadRanItsBatch) {
-  constexpr int kThreads = 8;
+  constexpr std::size_t kThreads = 8;
   constexpr int kRounds = 300;
   std::vector<std::thread> threads;
   std::vector<int> wrong(kThreads, 0);
-  for (int t = 0; t < kThreads; ++t) {
+  for (std::size_t t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       const auto key = key_ + ":" + std::to_string(t);
       for (int n = 0; n < kRounds; ++n) {
