@@ -383,6 +383,7 @@ TEST(Reactor, AGatheringReactionBeginsWhatItsWindowBroughtInOneBatchAndALoneEven
   // Ten aggregates' events, one by one, well within the window since the
   // lone event's batch began: one batch, begun together.
   std::vector<std::string> burst;
+  burst.reserve(10);
   for (int i = 0; i < 10; ++i) {
     burst.push_back("e" + std::to_string(i) + "/1");
   }

@@ -117,6 +117,7 @@ TEST_F(Multiplexer, EveryThreadGetsItsOwnRepliesWhicheverThreadRanItsBatch) {
   constexpr std::size_t kThreads = 8;
   constexpr int kRounds = 300;
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   std::vector<int> wrong(kThreads, 0);
   for (std::size_t t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
