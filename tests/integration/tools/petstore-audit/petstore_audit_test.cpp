@@ -80,6 +80,13 @@ class PetstoreAuditTest : public ::testing::Test {
       const auto item = parse(r->body);
       return item["reserved"].GetInt64() == 0 && item["quantity"].GetInt64() == 1;
     }));
+    // And for the deleted pet's entry to leave it: the inventory mirrors the
+    // pets log on its own time (up to a gathering window later under load:
+    // docs/saga.md), and a rebuild or verify run before that would read a
+    // log the live read model has since gone past.
+    ASSERT_TRUE(eventually([&] {
+      return http_->Get(("/store/inventory/items/" + std::to_string(other)).c_str())->status == 404;
+    }));
   }
 
   static std::unique_ptr<StoreDeployment> store_;
