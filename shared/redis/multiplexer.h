@@ -66,7 +66,7 @@ class ReplySlot {
 // of its own, and finds its lane idle (no batch under way or waiting), runs
 // that batch on the lane's connection itself: the one write and read it
 // needs, without handing them to the I/O thread and being woken back
-// (docs/performance.md, "A keyed GET"). Its wait is the same: the
+// (docs/performance.md, "The GET's hand-off"). Its wait is the same: the
 // connection's own timeouts.
 // Used for the read path and the rate limiter; failures surface as
 // Unavailable to every caller of the batch, and the next batch reconnects.
