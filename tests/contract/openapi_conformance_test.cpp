@@ -90,6 +90,22 @@ TEST(OpenApi, VersionsTagsDeprecationAndStability) {
   }
 }
 
+// A parameter's value can make the request line too long for any route
+// that takes one (the limits of info's conventions), so each such
+// operation documents the 414 it then gets.
+TEST(OpenApi, OperationsWithParametersDocumentTheRequestLineLimit) {
+  const auto doc = load_document();
+  for (const auto& path : doc["paths"]) {
+    const bool path_parameters = static_cast<bool>(path.second["parameters"]);
+    for (const auto& op : path.second) {
+      if (op.first.as<std::string>() == "parameters" || (!path_parameters && !op.second["parameters"])) {
+        continue;
+      }
+      EXPECT_TRUE(op.second["responses"]["414"]) << op.first.as<std::string>() << " " << path.first.as<std::string>();
+    }
+  }
+}
+
 // Every operation behind the rate limiter says so: it can answer 401 and
 // 429, and its successes carry the budget headers (the shared error
 // responses carry them too).
