@@ -101,7 +101,8 @@ TEST(OpenApi, OperationsWithParametersDocumentTheRequestLineLimit) {
       if (op.first.as<std::string>() == "parameters" || (!path_parameters && !op.second["parameters"])) {
         continue;
       }
-      EXPECT_TRUE(op.second["responses"]["414"]) << op.first.as<std::string>() << " " << path.first.as<std::string>();
+      EXPECT_TRUE(op.second["responses"]["414"])
+          << op.first.as<std::string>() << " " << path.first.as<std::string>();
     }
   }
 }

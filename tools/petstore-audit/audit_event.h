@@ -1,7 +1,8 @@
 #pragma once
 
-#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,48 +23,64 @@ struct Position {
   }
 };
 
-// The aggregate kinds, each with its own topic (docs/events.md). An API
-// key's subject is its 16 hex digit id; AuditEvent::subject holds those 64
-// bits as an int64 (key_subject), and findings name the key in their detail.
-enum class Kind { Pets, Categories, Orders, Inventory, ApiKeys };
+// An aggregate kind: its index in kinds(). Each service's audit module
+// (services/<name>/audit/checks.cpp) names its own kinds, the platform's
+// API keys come last, and nothing in the tool names a service.
+enum class Kind : std::uint8_t {};
 
-// What tells each kind's records apart, one row a kind: the tool's flags,
-// its record checks and its reports read them here. A kind's rules are its
-// checker's (kinds/) and its rebuild's (rebuild/).
+// How a kind's events spell their subject: a store id (a positive decimal
+// below 2^53), or an API key's 16 lowercase hex digits, which
+// AuditEvent::subject holds as their 64 bits (key_subject) and findings
+// name in their detail.
+enum class SubjectForm : std::uint8_t { StoreId, KeyId };
+
+// Another kind's aggregate that a kind's events name: `history` of that
+// aggregate shows them. `member` of the data holds its id; "" is the
+// event's own subject (a stock ledger shares its pet's id).
+struct Reference {
+  std::string_view kind;
+  std::string_view member;
+};
+
+// What tells a kind's records apart: the tool's flags, its record checks
+// and its reports read them here.
 struct KindInfo {
-  Kind kind;
   std::string_view name;         // the type family io.petstore.<name>.*, and reports
   std::string_view topic;        // the default topic
   std::string_view topic_env;    // the topic's setting, as the services read it
   std::string_view topic_flag;   // the tool's flag for the topic
-  std::string_view target_flag;  // the flag naming one aggregate by its decimal id; "" for none
+  std::string_view target_flag;  // the flag naming one aggregate by its subject; "" for none
   std::string_view source;       // ce_source; "" for any service's (the admin API is every service's)
   std::string_view id_member;    // the member of the data that names the subject
+  SubjectForm subject = SubjectForm::StoreId;
+  // Its version 1 creates an id of the store's own (pets, categories and
+  // orders share that space; a ledger takes its pet's, a key its own).
+  bool creates_id = true;
+  // `history` takes its target flag (a ledger's events are its pet's).
+  bool own_history = true;
+  std::vector<Reference> references;
+  // Set by kinds(): the kind itself, and which module checks it.
+  Kind kind{};
+  std::size_t module = 0;
 };
-inline constexpr std::array<KindInfo, 5> kKinds{{
-    {Kind::Pets, "pet", "petstore.pets.v1", "KAFKA_TOPIC_PETS", "--topic-pets", "--pet", "/petstore/pets",
-     "id"},
-    {Kind::Categories, "category", "petstore.categories.v1", "KAFKA_TOPIC_CATEGORIES", "--topic-categories",
-     "--category", "/petstore/pets", "id"},
-    {Kind::Orders, "order", "petstore.orders.v1", "KAFKA_TOPIC_ORDERS", "--topic-orders", "--order",
-     "/petstore/orders", "id"},
-    {Kind::Inventory, "inventory", "petstore.inventory.v1", "KAFKA_TOPIC_INVENTORY", "--topic-inventory",
-     "--inventory", "/petstore/inventory", "petId"},
-    {Kind::ApiKeys, "apikey", "petstore.apikeys.v1", "KAFKA_TOPIC_APIKEYS", "--topic-apikeys", "", "",
-     "keyId"},
-}};
-[[nodiscard]] constexpr const KindInfo& info(Kind k) {
-  return kKinds.at(static_cast<size_t>(k));
+
+// Every kind, services in the order of services/services.txt, then the
+// platform's API keys (kinds.cpp).
+[[nodiscard]] const std::vector<KindInfo>& kinds();
+[[nodiscard]] inline const KindInfo& info(Kind k) {
+  return kinds().at(static_cast<size_t>(k));
 }
 [[nodiscard]] inline const char* to_string(Kind k) {
   return info(k).name.data();
 }
+// The kind of that name ("pet", "apikey"), or nullopt.
+[[nodiscard]] std::optional<Kind> kind_named(std::string_view name);
 
 // One record that is a valid CloudEvent of the contract: what the checks
 // and folds see. Data is the record value, already valid against its schema.
 struct AuditEvent {
   Position at;
-  Kind kind = Kind::Pets;
+  Kind kind{};
   std::string id;  // ce_id
   std::string type;
   std::int64_t subject = 0;  // the aggregate id

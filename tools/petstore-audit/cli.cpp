@@ -5,11 +5,43 @@
 #include <stdexcept>
 
 #include "commands.h"
+#include "record.h"
 #include "text/datetime.h"
+#include "view_module.h"
 
 namespace petstore::audit {
 
+namespace {
+
+// "--pet ID | --order ID | ...": the target flags of the kinds `take` keeps.
+template <typename Take>
+std::string targets(Take take) {
+  std::string out;
+  for (const auto& k : kinds()) {
+    if (!k.target_flag.empty() && take(k)) {
+      out += (out.empty() ? "" : " | ") + std::string(k.target_flag) +
+             (k.subject == SubjectForm::KeyId ? " KEY_ID" : " ID");
+    }
+  }
+  return out;
+}
+
+bool takes_history(const KindInfo& k) {
+  return k.own_history;
+}
+
+bool takes_as_of(const KindInfo& k) {
+  const auto* view = view_of(k.kind);
+  return view != nullptr && view->as_of != nullptr;
+}
+
+}  // namespace
+
 std::string usage() {
+  std::string topics;
+  for (const auto& k : kinds()) {
+    topics += (topics.empty() ? "  " : ", ") + std::string(k.topic_flag) + " NAME";
+  }
   return R"(usage: petstore-audit [options] <command>
 
 commands:
@@ -18,11 +50,11 @@ commands:
   rebuild                fold the log into a key prefix of its own with the
                          services' projection code and compare that with the
                          live read model; exit 1 and list every difference
-  history --pet ID | --order ID | --category ID | --key KEY_ID
+  history )" + targets(takes_history) + R"(
                          the audit trail of one aggregate across every topic
                          that mentions it (a key: its issue, re-plans and
                          revocation)
-  as-of TIME --pet ID | --order ID | --category ID | --inventory PET_ID
+  as-of TIME )" + targets(takes_as_of) + R"(
                          the aggregate's state folded from the events up to
                          TIME (RFC 3339)
 
@@ -47,8 +79,7 @@ options:
   --settle S             rebuild: wait up to S seconds (default 30) for the
                          live projections to reach the end of the log
   --no-progress          no progress on standard error
-  --topic-pets NAME, --topic-categories NAME, --topic-orders NAME,
-  --topic-inventory NAME, --topic-apikeys NAME
+)" + topics + R"(
                          topics (default: $KAFKA_TOPIC_* or petstore.*.v1)
 )";
 }
@@ -71,7 +102,7 @@ std::int64_t positive(const std::string& flag, const std::string& text) {
 
 // The kind whose flag `field` is `arg`, or null.
 const KindInfo* kind_with_flag(const std::string& arg, std::string_view KindInfo::*field) {
-  for (const auto& k : kKinds) {
+  for (const auto& k : kinds()) {
     if (!(k.*field).empty() && k.*field == arg) {
       return &k;
     }
@@ -95,7 +126,7 @@ Options parse_options(const std::vector<std::string>& args) {
   if (const auto port = env_or("REDIS_PORT", ""); !port.empty()) {
     o.redis.port = static_cast<int>(positive("REDIS_PORT", port));
   }
-  for (const auto& k : kKinds) {
+  for (const auto& k : kinds()) {
     o.topics.names[k.kind] = env_or(std::string(k.topic_env).c_str(), o.topics.names[k.kind]);
   }
 
@@ -108,12 +139,19 @@ Options parse_options(const std::vector<std::string>& args) {
       }
       return args[++i];
     };
-    const auto target = [&](Kind k) {
+    const auto target = [&](const KindInfo& k) {
       if (o.kind) {
         throw std::invalid_argument("name one aggregate");
       }
-      o.kind = k;
-      o.id = positive(a, value());
+      o.kind = k.kind;
+      const auto& id = value();
+      if (k.subject == SubjectForm::StoreId) {
+        o.id = positive(a, id);
+      } else if (id.size() != 16 || id.find_first_not_of("0123456789abcdef") != std::string::npos) {
+        throw std::invalid_argument(a + " takes an API key id (16 lowercase hex digits), not '" + id + "'");
+      } else {
+        o.id = key_subject(id);
+      }
     };
     if (a == "--brokers") {
       o.brokers = value();
@@ -152,17 +190,7 @@ Options parse_options(const std::vector<std::string>& args) {
     } else if (const auto* k = kind_with_flag(a, &KindInfo::topic_flag)) {
       o.topics.names[k->kind] = value();
     } else if (const auto* t = kind_with_flag(a, &KindInfo::target_flag)) {
-      target(t->kind);
-    } else if (a == "--key") {
-      const auto& id = value();
-      if (o.kind) {
-        throw std::invalid_argument("name one aggregate");
-      }
-      if (id.size() != 16 || id.find_first_not_of("0123456789abcdef") != std::string::npos) {
-        throw std::invalid_argument("--key takes an API key id (16 lowercase hex digits), not '" + id + "'");
-      }
-      o.kind = Kind::ApiKeys;
-      o.id = key_subject(id);
+      target(*t);
     } else if (a == "-h" || a == "--help") {
       o.command = "help";
       return o;
@@ -194,12 +222,12 @@ Options parse_options(const std::vector<std::string>& args) {
       throw std::invalid_argument("the Redis port is out of range");
     }
   } else if (o.command == "history") {
-    if (positional.size() != 1 || !o.kind || *o.kind == Kind::Inventory) {
-      throw std::invalid_argument("history takes one of --pet, --order, --category or --key");
+    if (positional.size() != 1 || !o.kind || !takes_history(info(*o.kind))) {
+      throw std::invalid_argument("history takes one of " + targets(takes_history));
     }
   } else if (o.command == "as-of") {
-    if (positional.size() != 2 || !o.kind || *o.kind == Kind::ApiKeys) {
-      throw std::invalid_argument("as-of takes a time and one of --pet, --order, --category or --inventory");
+    if (positional.size() != 2 || !o.kind || !takes_as_of(info(*o.kind))) {
+      throw std::invalid_argument("as-of takes a time and one of " + targets(takes_as_of));
     }
     const auto t = text::parse_time_ms(positional[1]);
     if (!t) {

@@ -10,10 +10,10 @@
 #include "kind_module.h"
 #include "progress.h"
 #include "rebuild/compare.h"
-#include "rebuild/read_models.h"
 #include "rebuild/redis_space.h"
 #include "text/utf8.h"
 #include "verify.h"
+#include "view_module.h"
 
 namespace petstore::audit {
 
@@ -145,23 +145,17 @@ bool data_mentions(const AuditEvent& e, const char* member, std::int64_t id) {
   return it != object.MemberEnd() && it->value.IsInt64() && it->value.GetInt64() == id;
 }
 
+// Whether the event is one of the aggregate's own, or names it
+// (KindInfo::references): a pet's history holds its stock ledger's and its
+// orders' events, a category's the pets filed under it.
 bool mentions(const AuditEvent& e, Kind kind, std::int64_t id) {
-  switch (kind) {
-    case Kind::Pets:  // the pet, its stock ledger, and its orders
-      return ((e.kind == Kind::Pets || e.kind == Kind::Inventory) && e.subject == id) ||
-             (e.kind == Kind::Orders && data_mentions(e, "petId", id));
-    case Kind::Categories:  // the category and the pets filed under it
-      return (e.kind == Kind::Categories && e.subject == id) ||
-             (e.kind == Kind::Pets && data_mentions(e, "categoryId", id));
-    case Kind::Orders:  // the order and what the inventory did for it
-      return (e.kind == Kind::Orders && e.subject == id) ||
-             (e.kind == Kind::Inventory && data_mentions(e, "orderId", id));
-    case Kind::Inventory:
-      return e.kind == Kind::Inventory && e.subject == id;
-    case Kind::ApiKeys:  // issued, re-planned, revoked
-      return e.kind == Kind::ApiKeys && e.subject == id;
+  if (e.kind == kind) {
+    return e.subject == id;
   }
-  return false;
+  return std::ranges::any_of(info(e.kind).references, [&](const Reference& r) {
+    return r.kind == info(kind).name &&
+           (r.member.empty() ? e.subject == id : data_mentions(e, std::string(r.member).c_str(), id));
+  });
 }
 
 // Collects the valid events that pass `keep`, in the order of their time,
@@ -269,10 +263,9 @@ Lag lag(redis::Connection& conn, const Positions& rebuilt, const std::map<std::s
 int run_rebuild(const Options& o) {
   redis::Connection conn(o.redis);
   std::vector<ReadModel> rebuilt;
-  rebuilt.push_back(pets_read_model(o.into));
-  rebuilt.push_back(orders_read_model(o.into));
-  rebuilt.push_back(inventory_read_model(o.into));
-  rebuilt.push_back(keys_read_model(o.into));
+  for (const auto* view : view_modules()) {
+    rebuilt.push_back(view->read_model(o.into));
+  }
   const auto clear_rebuilt = [&] {
     std::int64_t n = 0;
     for (const auto& m : rebuilt) {
@@ -292,11 +285,14 @@ int run_rebuild(const Options& o) {
   // Every record goes through the services' own projection path, in
   // batches on one pipeline, as the services' Runner applies them.
   projection::ByTopic by_topic;
-  by_topic.add(o.topics.names.at(Kind::Pets), *rebuilt[0].applier);
-  by_topic.add(o.topics.names.at(Kind::Categories), *rebuilt[0].applier);
-  by_topic.add(o.topics.names.at(Kind::Orders), *rebuilt[1].applier);
-  by_topic.add(o.topics.names.at(Kind::Inventory), *rebuilt[2].applier);
-  by_topic.add(o.topics.names.at(Kind::ApiKeys), *rebuilt[3].applier);
+  for (const auto& k : kinds()) {
+    const auto* view = view_of(k.kind);
+    if (view == nullptr) {
+      throw std::logic_error(std::string("no read model folds the ") + to_string(k.kind) + " kind");
+    }
+    const auto index = std::ranges::find(view_modules(), view) - view_modules().begin();
+    by_topic.add(o.topics.names.at(k.kind), *rebuilt.at(static_cast<std::size_t>(index)).applier);
+  }
   constexpr std::size_t kBatch = 1000;
   std::vector<kafka::Message> batch;
   batch.reserve(kBatch);
@@ -379,7 +375,7 @@ int run_history(const Options& o) {
       w.begin_object().field("time", e.time).field("topic", e.at.topic);
       w.field("partition", static_cast<std::int64_t>(e.at.partition)).field("offset", e.at.offset);
       w.field("id", e.id).field("type", e.type).field("version", e.version);
-      if (e.kind == Kind::ApiKeys) {
+      if (info(e.kind).subject == SubjectForm::KeyId) {
         w.field("subject", subject_text(e.kind, e.subject));
       } else {
         w.field("subject", e.subject);
@@ -411,17 +407,8 @@ int run_as_of(const Options& o) {
   // One aggregate's events in its own order (they share a partition).
   std::stable_sort(events.begin(), events.end(),
                    [](const AuditEvent& a, const AuditEvent& b) { return a.at.offset < b.at.offset; });
-  std::string state;
-  switch (kind) {
-    case Kind::Orders:
-      state = fold_order(events);
-      break;
-    case Kind::Inventory:
-      state = fold_inventory(events);
-      break;
-    default:
-      state = fold_pet_or_category(events);
-  }
+  // parse_options takes only a kind whose view folds it.
+  const auto state = view_of(kind)->as_of(events);
   std::cout << state << '\n';
   return state == "null" ? 1 : 0;
 }

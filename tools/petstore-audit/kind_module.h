@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -83,11 +84,52 @@ auto decode_or_report(const AuditEvent& e, Findings& out, Decode decode)
   }
 }
 
-// The pets, orders and inventory checkers each fill their half of `saga`.
-std::unique_ptr<KindChecker> make_pets_checker(SagaFacts& saga);  // pets and categories
-std::unique_ptr<KindChecker> make_orders_checker(SagaFacts& saga);
-std::unique_ptr<KindChecker> make_inventory_checker(SagaFacts& saga);
-std::unique_ptr<KindChecker> make_apikeys_checker();
+// The rules of a module's kinds over the events its own decoder reads:
+// `check` sees each event that decodes, as kDecode(type, data) reads it
+// (from the data already parsed, when the event has it); one that does not
+// is an `undecodable` finding. `saga` is where the module notes its side of
+// the saga.
+template <auto kDecode>
+class DecodingChecker : public KindChecker {
+ public:
+  using Event = decltype(kDecode(std::string_view{}, std::string_view{}));
+  explicit DecodingChecker(SagaFacts& saga) : saga_(saga) {}
+
+  void on_event(const AuditEvent& e, Findings& out) final {
+    if (const auto event = decode_or_report(e, out, kDecode)) {
+      check(e, *event, out);
+    }
+  }
+
+ protected:
+  virtual void check(const AuditEvent& e, const Event& event, Findings& out) = 0;
+  SagaFacts& saga() { return saga_; }
+
+ private:
+  SagaFacts& saga_;
+};
+
+// A module's CheckModule::make_checker: its Checker, built on the facts.
+template <typename Checker>
+std::unique_ptr<KindChecker> make_checker(SagaFacts& saga) {
+  return std::make_unique<Checker>(saga);
+}
+
+// What a module adds to the checks: its kinds, and one checker for all of
+// them, which may fill its side of `saga`. Each service's
+// services/<name>/audit/checks.cpp defines `const audit::CheckModule&
+// <name>::audit_checks()`; the build lists them from services/services.txt
+// (service_check_modules()), and kinds.cpp adds the platform's API keys.
+struct CheckModule {
+  std::vector<KindInfo> kinds;
+  std::unique_ptr<KindChecker> (*make_checker)(SagaFacts& saga) = nullptr;
+};
+
+// The services' modules, in the order of services/services.txt (made by
+// the build: cmake/Services.cmake), and every module, the keys' last.
+const std::vector<const CheckModule*>& service_check_modules();
+const CheckModule& keys_checks();  // the platform's API keys (kinds/apikeys.cpp)
+const std::vector<const CheckModule*>& check_modules();
 
 // One aggregate's events (all of one kind, in order) folded as the
 // projection folds them: each decoded by the kind's own `decode` (type,
@@ -100,13 +142,5 @@ State fold_events(const std::vector<AuditEvent>& events, Decode decode) {
   }
   return state;
 }
-
-// The state of one aggregate folded from its events (all of one kind, in
-// order), as one JSON object, or null before its first event: what `as-of`
-// prints. Events after a gap or duplicate are folded as the projection
-// folds them.
-std::string fold_pet_or_category(const std::vector<AuditEvent>& events);
-std::string fold_order(const std::vector<AuditEvent>& events);
-std::string fold_inventory(const std::vector<AuditEvent>& events);
 
 }  // namespace petstore::audit

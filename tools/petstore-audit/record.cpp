@@ -50,7 +50,7 @@ bool is_store_id(std::string_view s) {
 }
 
 bool is_service_source(std::string_view s) {
-  return std::ranges::any_of(kKinds, [&](const KindInfo& k) { return !k.source.empty() && k.source == s; });
+  return std::ranges::any_of(kinds(), [&](const KindInfo& k) { return !k.source.empty() && k.source == s; });
 }
 
 // Whether the data's `member` is the subject: an API key's id as text
@@ -76,7 +76,7 @@ std::int64_t key_subject(std::string_view id) {
 }
 
 std::string subject_text(Kind kind, std::int64_t subject) {
-  if (kind != Kind::ApiKeys) {
+  if (info(kind).subject != SubjectForm::KeyId) {
     return std::to_string(subject);
   }
   std::array<char, 17> hex{};
@@ -142,12 +142,13 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
   }
   // The schema has checked each value's shape; what is left relates them.
   const auto subject = h("ce_subject");
-  if (*kind == Kind::ApiKeys ? !is_key_id(subject) : !is_store_id(subject)) {
-    bad("bad_header", *kind == Kind::ApiKeys ? "ce_subject is not an API key id (16 lowercase hex digits)"
-                                             : "ce_subject is not a positive decimal below 2^53");
+  const bool key = info(*kind).subject == SubjectForm::KeyId;
+  if (key ? !is_key_id(subject) : !is_store_id(subject)) {
+    bad("bad_header", key ? "ce_subject is not an API key id (16 lowercase hex digits)"
+                          : "ce_subject is not a positive decimal below 2^53");
     return std::nullopt;
   }
-  e.subject = *kind == Kind::ApiKeys ? key_subject(subject) : decimal(subject);
+  e.subject = key ? key_subject(subject) : decimal(subject);
   e.version = decimal(h("ce_sequence"));
   e.time = std::string(h("ce_time"));
   e.schema_version = static_cast<int>(decimal(h("ce_schemaversion")));
@@ -192,7 +193,7 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
     return std::nullopt;
   }
   const std::string id_member(info(*kind).id_member);
-  if (!names_subject(doc, id_member, *kind == Kind::ApiKeys, subject, e.subject)) {
+  if (!names_subject(doc, id_member, key, subject, e.subject)) {
     bad("bad_data", "data." + id_member + " is not the subject");
     return std::nullopt;
   }

@@ -21,7 +21,7 @@ struct Topics {
  private:
   static std::map<Kind, std::string> defaults() {
     std::map<Kind, std::string> out;
-    for (const auto& k : kKinds) {
+    for (const auto& k : kinds()) {
       out.emplace(k.kind, k.topic);
     }
     return out;

@@ -86,27 +86,13 @@ std::string_view describe(PendingStep::What what) {
 }
 
 Verifier::Verifier(const Topics& topics, VerifyOptions options)
-    : topics_(topics),
-      options_(options),
-      pets_(make_pets_checker(saga_)),
-      orders_(make_orders_checker(saga_)),
-      inventory_(make_inventory_checker(saga_)),
-      apikeys_(make_apikeys_checker()) {}
-
-Verifier::~Verifier() = default;
-
-KindChecker& Verifier::checker(Kind k) {
-  switch (k) {
-    case Kind::Orders:
-      return *orders_;
-    case Kind::Inventory:
-      return *inventory_;
-    case Kind::ApiKeys:
-      return *apikeys_;
-    default:
-      return *pets_;
+    : topics_(topics), options_(options) {
+  for (const auto* module : check_modules()) {
+    checkers_.push_back(module->make_checker(saga_));
   }
 }
+
+Verifier::~Verifier() = default;
 
 void Verifier::reserve(std::int64_t records) {
   const auto n = static_cast<size_t>(std::max<std::int64_t>(records, 0));
@@ -166,8 +152,8 @@ void Verifier::add(const kafka::Message& m, std::int64_t timestamp_ms) {
   }
   latest = {e.version, e.at.offset, digest};
 
-  // A stock ledger shares its pet's id; API keys have ids of their own kind.
-  if (e.version == 1 && e.kind != Kind::Inventory && e.kind != Kind::ApiKeys) {
+  // Ids of the store are unique across the kinds that create them.
+  if (e.version == 1 && info(e.kind).creates_id) {
     const auto [creator, fresh] = creators_.try_emplace(e.subject, e.kind);
     if (!fresh && creator->second != e.kind) {
       report(
@@ -175,7 +161,7 @@ void Verifier::add(const kafka::Message& m, std::int64_t timestamp_ms) {
           std::string("id already names a ") + to_string(creator->second) + ", not a " + to_string(e.kind));
     }
   }
-  checker(e.kind).on_event(e, out);
+  checkers_.at(info(e.kind).module)->on_event(e, out);
 }
 
 VerifyReport Verifier::finish() {

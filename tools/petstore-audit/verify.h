@@ -85,7 +85,6 @@ class Verifier {
   VerifyReport finish();
 
  private:
-  KindChecker& checker(Kind k);
   // Lists a step owed since `since` (a record at `since_ms`), and reports
   // it past the pending age.
   void owed(PendingStep::What what, std::int64_t subject, const Position& since, std::int64_t since_ms);
@@ -94,11 +93,8 @@ class Verifier {
   VerifyOptions options_;
   const SchemaRegistry& schemas_ = SchemaRegistry::contract();
   VerifyReport report_;
-  SagaFacts saga_;  // filled by the orders and inventory checkers
-  std::unique_ptr<KindChecker> pets_;
-  std::unique_ptr<KindChecker> orders_;
-  std::unique_ptr<KindChecker> inventory_;
-  std::unique_ptr<KindChecker> apikeys_;
+  SagaFacts saga_;  // filled by the checkers of the saga's kinds
+  std::vector<std::unique_ptr<KindChecker>> checkers_;  // one a module (check_modules())
 
   struct AggregateKey {
     Kind kind;

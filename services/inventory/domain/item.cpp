@@ -12,4 +12,19 @@ PetStatus effective_status(PetStatus pet_status, std::int64_t quantity, std::int
   return reserved > 0 ? PetStatus::Pending : PetStatus::Sold;
 }
 
+const char* to_string(Reservation::State s) {
+  switch (s) {
+    case Reservation::State::Reserved:
+      return "reserved";
+    case Reservation::State::Refused:
+      return "refused";
+    case Reservation::State::Released:
+      return "released";
+    case Reservation::State::Consumed:
+      return "consumed";
+    default:
+      return "none";
+  }
+}
+
 }  // namespace petstore::inventory

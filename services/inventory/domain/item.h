@@ -29,6 +29,8 @@ struct Reservation {
   State state = State::None;
   std::int64_t quantity = 0;
 };
+// "none", "reserved", "refused", "released" or "consumed".
+const char* to_string(Reservation::State s);
 
 // Largest quantity an InventoryUpdate may set; more is refused as absurd.
 inline constexpr std::int64_t kMaxQuantity = 1'000'000;

@@ -15,6 +15,7 @@ namespace {
 
 class ApiKeysChecker final : public KindChecker {
  public:
+  explicit ApiKeysChecker(SagaFacts& /*saga*/) {}  // keys take no part in the saga
   void on_event(const AuditEvent& e, Findings& out) override {
     apikeys::KeyEvent event;
     try {
@@ -45,8 +46,18 @@ class ApiKeysChecker final : public KindChecker {
 
 }  // namespace
 
-std::unique_ptr<KindChecker> make_apikeys_checker() {
-  return std::make_unique<ApiKeysChecker>();
+const CheckModule& keys_checks() {
+  static const CheckModule kChecks{{{.name = "apikey",
+                                     .topic = "petstore.apikeys.v1",
+                                     .topic_env = "KAFKA_TOPIC_APIKEYS",
+                                     .topic_flag = "--topic-apikeys",
+                                     .target_flag = "--key",
+                                     .source = "",
+                                     .id_member = "keyId",
+                                     .subject = SubjectForm::KeyId,
+                                     .creates_id = false}},
+                                   make_checker<ApiKeysChecker>};
+  return kChecks;
 }
 
 }  // namespace petstore::audit

@@ -1,9 +1,10 @@
 #include "apikeys/key_registry.h"
-#include "rebuild/read_models.h"
+#include "view_module.h"
 
 namespace petstore::audit {
+namespace {
 
-ReadModel keys_read_model(const std::string& prefix) {
+ReadModel read_model(const std::string& prefix) {
   ReadModel m;
   m.service = "apikeys";
   m.applier =
@@ -17,6 +18,15 @@ ReadModel keys_read_model(const std::string& prefix) {
   m.data_stem = ":apikey";
   m.live_positions_of = "pets";
   return m;
+}
+
+}  // namespace
+
+// A key's state is its record in the registry (GET /admin/keys/{keyId}):
+// as-of takes no key.
+const ViewModule& keys_views() {
+  static const ViewModule kViews{{"apikey"}, nullptr, read_model};
+  return kViews;
 }
 
 }  // namespace petstore::audit

@@ -30,10 +30,4 @@ struct ReadModel {
   }
 };
 
-ReadModel pets_read_model(const std::string& prefix);  // pets and categories
-ReadModel orders_read_model(const std::string& prefix);
-ReadModel inventory_read_model(const std::string& prefix);
-// The key registry, with the shared code the services apply it with.
-ReadModel keys_read_model(const std::string& prefix);
-
 }  // namespace petstore::audit

@@ -8,15 +8,20 @@
 namespace petstore::audit {
 namespace {
 
+// A kind by its name, as the services' modules name theirs.
+Kind kind(std::string_view name) {
+  return kind_named(name).value();
+}
+
 // A hand-built log: records as the services write them, with positions.
 class Log {
  public:
   Log() {
-    topics_.names = {{Kind::Pets, "p"},
-                     {Kind::Categories, "c"},
-                     {Kind::Orders, "o"},
-                     {Kind::Inventory, "i"},
-                     {Kind::ApiKeys, "k"}};
+    topics_.names = {{kind("pet"), "p"},
+                     {kind("category"), "c"},
+                     {kind("order"), "o"},
+                     {kind("inventory"), "i"},
+                     {kind("apikey"), "k"}};
     topics_.partitions = {{"p", 1}, {"c", 1}, {"o", 1}, {"i", 1}, {"k", 1}};
   }
 
@@ -117,7 +122,7 @@ TEST(Verify, ACleanLogHasNoFinding) {
   const auto r = log.verify();
   EXPECT_EQ(rules(r), Rules{});
   EXPECT_EQ(r.records, 10);
-  EXPECT_EQ(r.aggregates.at(Kind::Pets), 1);
+  EXPECT_EQ(r.aggregates.at(kind("pet")), 1);
   EXPECT_TRUE(r.pending.empty());
 }
 
@@ -137,7 +142,7 @@ TEST(Verify, ARecordWrittenTwiceIsACopyNotAViolation) {
   EXPECT_EQ(r.copies[0].at.str(), "p/0@2");
   EXPECT_EQ(r.copies[0].original_offset, 0);
   EXPECT_EQ(r.copies[0].subject, 10);
-  EXPECT_EQ(r.events.at(Kind::Pets), 3);
+  EXPECT_EQ(r.events.at(kind("pet")), 3);
   EXPECT_EQ(r.types.at("io.petstore.pet.created"), 2);
 }
 
@@ -343,7 +348,7 @@ TEST(Verify, EveryRecordIsACloudEventOfTheContract) {
                              "bad_data", "bad_data", "bad_header", "bad_header", "bad_header"}));
   EXPECT_EQ(r.findings[7].detail, "headers /: lacks the required member content-type");
   EXPECT_EQ(r.findings[9].detail, "headers /ce_id: is not a UUID");
-  EXPECT_EQ(r.events.count(Kind::Pets), 0U);
+  EXPECT_EQ(r.events.count(kind("pet")), 0U);
 }
 
 // Key management (docs/events.md): issued first, nothing after revocation,
@@ -361,7 +366,7 @@ TEST(Verify, KeyManagementFollowsTheKeysLifeCycle) {
   log.add("k", "apikey.replanned", kKeyId, 2, R"({"keyId":")" + std::string(kKeyId) + R"(",)" + kPro + "}");
   log.add("k", "apikey.revoked", kKeyId, 3, R"({"keyId":")" + std::string(kKeyId) + R"("})");
   EXPECT_EQ(rules(log.verify()), Rules{});
-  EXPECT_EQ(log.verify().events.at(Kind::ApiKeys), 3);
+  EXPECT_EQ(log.verify().events.at(kind("apikey")), 3);
 
   log.add("k", "apikey.replanned", kKeyId, 4, R"({"keyId":")" + std::string(kKeyId) + R"(",)" + kPro + "}");
   EXPECT_EQ(rules(log.verify()), Rules{"after_revocation"});

@@ -1,5 +1,6 @@
-// The pets and categories rules, decided with the pets service's own domain:
-// its decoding (pets/domain/events.h), fold (pets/domain/evolve.h) and life cycle
+// The pets service in the audit's checks (kind_module.h): its two kinds,
+// and their rules, decided with the service's own domain: its decoding
+// (pets/domain/events.h), fold (pets/domain/evolve.h) and life cycle
 // (pets/domain/status_machine.h).
 #include <stdexcept>
 #include <unordered_map>
@@ -10,29 +11,27 @@
 #include "pets/domain/status_machine.h"
 #include "util/overloaded.h"
 
-namespace petstore::audit {
-
+namespace petstore::pets {
 namespace {
 
-using namespace petstore::pets;
+using audit::AuditEvent;
+using audit::Findings;
+using audit::report;
 
 struct Life {
   bool deleted = false;
   std::optional<PetStatus> status;  // pets only
 };
 
-class PetsChecker final : public KindChecker {
- public:
-  explicit PetsChecker(SagaFacts& saga) : saga_(saga) {}
+constexpr auto kDecode = [](std::string_view type, const auto& data) { return decode(type, data); };
 
-  void on_event(const AuditEvent& e, Findings& out) override {
-    const auto decoded =
-        decode_or_report(e, out, [](std::string_view t, const auto& d) { return decode(t, d); });
-    if (!decoded) {
-      return;
-    }
-    const Event& event = *decoded;
-    auto& life = lives_[{e.kind == Kind::Categories, e.subject}];
+class PetsChecker final : public audit::DecodingChecker<kDecode> {
+ public:
+  using DecodingChecker::DecodingChecker;
+
+ private:
+  void check(const AuditEvent& e, const Event& event, Findings& out) override {
+    auto& life = lives_[{audit::info(e.kind).name == "category", e.subject}];
     if (life.deleted) {
       report(out, e, "after_deletion", std::string(e.type) + " after the aggregate's deletion");
       return;
@@ -46,7 +45,7 @@ class PetsChecker final : public KindChecker {
     std::visit(Overloaded{
                    [&](const PetCreated& c) {
                      life.status = c.status;
-                     auto& pet = saga_.pets[e.subject];
+                     auto& pet = saga().pets[e.subject];
                      pet.created = true;
                      pet.created_at = e.at;
                      pet.created_timestamp_ms = e.timestamp_ms;
@@ -70,7 +69,6 @@ class PetsChecker final : public KindChecker {
                event);
   }
 
- private:
   static void step(const AuditEvent& e, Life& life, PetStatus from, PetStatus to, Findings& out) {
     if (from != to && !can_transition(from, to)) {
       report(
@@ -86,13 +84,31 @@ class PetsChecker final : public KindChecker {
     }
   };
   std::unordered_map<std::pair<bool, std::int64_t>, Life, KeyHash> lives_;
-  SagaFacts& saga_;
 };
 
 }  // namespace
 
-std::unique_ptr<KindChecker> make_pets_checker(SagaFacts& saga) {
-  return std::make_unique<PetsChecker>(saga);
+const audit::CheckModule& audit_checks() {
+  static const audit::CheckModule kChecks{
+      {
+          {.name = "pet",
+           .topic = "petstore.pets.v1",
+           .topic_env = "KAFKA_TOPIC_PETS",
+           .topic_flag = "--topic-pets",
+           .target_flag = "--pet",
+           .source = "/petstore/pets",
+           .id_member = "id",
+           .references = {{"category", "categoryId"}}},
+          {.name = "category",
+           .topic = "petstore.categories.v1",
+           .topic_env = "KAFKA_TOPIC_CATEGORIES",
+           .topic_flag = "--topic-categories",
+           .target_flag = "--category",
+           .source = "/petstore/pets",
+           .id_member = "id"},
+      },
+      audit::make_checker<PetsChecker>};
+  return kChecks;
 }
 
-}  // namespace petstore::audit
+}  // namespace petstore::pets

@@ -1,4 +1,5 @@
-// The order rules, decided with the orders service's own domain: its decoding
+// The orders service in the audit's checks (kind_module.h): its kind, and
+// the order rules, decided with the service's own domain: its decoding
 // (orders/domain/events.h) and fold (orders/domain/evolve.h). The life cycle is the one
 // domain/order.h documents: placed -> reserved | rejected (the inventory's
 // answer, and nothing else); reserved -> completed | cancelled; the rest is
@@ -6,16 +7,16 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "json/writer.h"
 #include "kind_module.h"
 #include "orders/domain/events.h"
 #include "orders/domain/evolve.h"
 
-namespace petstore::audit {
-
+namespace petstore::orders {
 namespace {
 
-using namespace petstore::orders;
+using audit::AuditEvent;
+using audit::Findings;
+using audit::report;
 
 bool allowed(OrderStatus from, const Event& to) {
   switch (from) {
@@ -28,17 +29,14 @@ bool allowed(OrderStatus from, const Event& to) {
   }
 }
 
-class OrdersChecker final : public KindChecker {
- public:
-  explicit OrdersChecker(SagaFacts& saga) : saga_(saga) {}
+constexpr auto kDecode = [](std::string_view type, const auto& data) { return decode(type, data); };
 
-  void on_event(const AuditEvent& e, Findings& out) override {
-    const auto decoded =
-        decode_or_report(e, out, [](std::string_view t, const auto& d) { return decode(t, d); });
-    if (!decoded) {
-      return;
-    }
-    const Event& event = *decoded;
+class OrdersChecker final : public audit::DecodingChecker<kDecode> {
+ public:
+  using DecodingChecker::DecodingChecker;
+
+ private:
+  void check(const AuditEvent& e, const Event& event, Findings& out) override {
     const bool placed = std::holds_alternative<OrderPlaced>(event);
     if (placed != (e.version == 1)) {
       report(out, e, "creation_not_first",
@@ -51,7 +49,7 @@ class OrdersChecker final : public KindChecker {
       return;
     }
     evolve(order, event, e.version, e.time);
-    auto& facts = saga_.orders[e.subject];
+    auto& facts = saga().orders[e.subject];
     if (placed) {
       facts.placed = true;
       facts.placed_at = e.at;
@@ -71,36 +69,22 @@ class OrdersChecker final : public KindChecker {
     }
   }
 
- private:
   std::unordered_map<std::int64_t, Order> orders_;
-  SagaFacts& saga_;
 };
 
 }  // namespace
 
-std::unique_ptr<KindChecker> make_orders_checker(SagaFacts& saga) {
-  return std::make_unique<OrdersChecker>(saga);
+const audit::CheckModule& audit_checks() {
+  static const audit::CheckModule kChecks{{{.name = "order",
+                                            .topic = "petstore.orders.v1",
+                                            .topic_env = "KAFKA_TOPIC_ORDERS",
+                                            .topic_flag = "--topic-orders",
+                                            .target_flag = "--order",
+                                            .source = "/petstore/orders",
+                                            .id_member = "id",
+                                            .references = {{"pet", "petId"}}}},
+                                          audit::make_checker<OrdersChecker>};
+  return kChecks;
 }
 
-std::string fold_order(const std::vector<AuditEvent>& events) {
-  const auto o =
-      fold_events<Order>(events, [](std::string_view t, std::string_view d) { return decode(t, d); });
-  if (o.version == 0) {
-    return "null";
-  }
-  json::Writer w;
-  w.begin_object().field("id", o.id).field("petId", o.pet_id).field("quantity", o.quantity);
-  w.optional_field("shipDate", o.ship_date)
-      .field("status", to_string(o.status))
-      .field("complete", o.complete());
-  if (o.rejection) {
-    w.field("rejection", to_string(*o.rejection));
-  }
-  w.field("version", o.version)
-      .field("createdAt", o.created_at)
-      .field("updatedAt", o.updated_at)
-      .end_object();
-  return w.finish();
-}
-
-}  // namespace petstore::audit
+}  // namespace petstore::orders
