@@ -43,7 +43,8 @@ struct Reference {
 };
 
 // What tells a kind's records apart: the tool's flags, its record checks
-// and its reports read them here.
+// and its reports read them here. A module names every member up to
+// `references` (GCC warns of a designated initializer that stops short).
 struct KindInfo {
   std::string_view name;         // the type family io.petstore.<name>.*, and reports
   std::string_view topic;        // the default topic
@@ -59,15 +60,18 @@ struct KindInfo {
   // `history` takes its target flag (a ledger's events are its pet's).
   bool own_history = true;
   std::vector<Reference> references;
-  // Set by kinds(): the kind itself, and which module checks it.
+};
+
+// A kind as kinds() holds it: its index, and which module checks it.
+struct RegisteredKind : KindInfo {
   Kind kind{};
   std::size_t module = 0;
 };
 
 // Every kind, services in the order of services/services.txt, then the
 // platform's API keys (kinds.cpp).
-[[nodiscard]] const std::vector<KindInfo>& kinds();
-[[nodiscard]] inline const KindInfo& info(Kind k) {
+[[nodiscard]] const std::vector<RegisteredKind>& kinds();
+[[nodiscard]] inline const RegisteredKind& info(Kind k) {
   return kinds().at(static_cast<size_t>(k));
 }
 [[nodiscard]] inline const char* to_string(Kind k) {

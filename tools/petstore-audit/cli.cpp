@@ -26,11 +26,11 @@ std::string targets(Take take) {
   return out;
 }
 
-bool takes_history(const KindInfo& k) {
+bool takes_history(const RegisteredKind& k) {
   return k.own_history;
 }
 
-bool takes_as_of(const KindInfo& k) {
+bool takes_as_of(const RegisteredKind& k) {
   const auto* view = view_of(k.kind);
   return view != nullptr && view->as_of != nullptr;
 }
@@ -38,9 +38,17 @@ bool takes_as_of(const KindInfo& k) {
 }  // namespace
 
 std::string usage() {
-  std::string topics;
+  std::string topics;  // "  --topic-pets NAME, ...", wrapped before 80 columns
+  std::size_t line = 0;
   for (const auto& k : kinds()) {
-    topics += (topics.empty() ? "  " : ", ") + std::string(k.topic_flag) + " NAME";
+    const auto flag = std::string(k.topic_flag) + " NAME";
+    if (topics.empty() || topics.size() - line + flag.size() + 2 > 78) {
+      topics += topics.empty() ? "  " : ",\n  ";
+      line = topics.size() - 2;
+    } else {
+      topics += ", ";
+    }
+    topics += flag;
   }
   return R"(usage: petstore-audit [options] <command>
 
@@ -50,11 +58,13 @@ commands:
   rebuild                fold the log into a key prefix of its own with the
                          services' projection code and compare that with the
                          live read model; exit 1 and list every difference
-  history )" + targets(takes_history) + R"(
+  history )" +
+         targets(takes_history) + R"(
                          the audit trail of one aggregate across every topic
                          that mentions it (a key: its issue, re-plans and
                          revocation)
-  as-of TIME )" + targets(takes_as_of) + R"(
+  as-of TIME )" +
+         targets(takes_as_of) + R"(
                          the aggregate's state folded from the events up to
                          TIME (RFC 3339)
 
@@ -79,7 +89,8 @@ options:
   --settle S             rebuild: wait up to S seconds (default 30) for the
                          live projections to reach the end of the log
   --no-progress          no progress on standard error
-)" + topics + R"(
+)" + topics +
+         R"(
                          topics (default: $KAFKA_TOPIC_* or petstore.*.v1)
 )";
 }
@@ -101,7 +112,7 @@ std::int64_t positive(const std::string& flag, const std::string& text) {
 }
 
 // The kind whose flag `field` is `arg`, or null.
-const KindInfo* kind_with_flag(const std::string& arg, std::string_view KindInfo::*field) {
+const RegisteredKind* kind_with_flag(const std::string& arg, std::string_view KindInfo::*field) {
   for (const auto& k : kinds()) {
     if (!(k.*field).empty() && k.*field == arg) {
       return &k;
@@ -139,7 +150,7 @@ Options parse_options(const std::vector<std::string>& args) {
       }
       return args[++i];
     };
-    const auto target = [&](const KindInfo& k) {
+    const auto target = [&](const RegisteredKind& k) {
       if (o.kind) {
         throw std::invalid_argument("name one aggregate");
       }
@@ -148,7 +159,9 @@ Options parse_options(const std::vector<std::string>& args) {
       if (k.subject == SubjectForm::StoreId) {
         o.id = positive(a, id);
       } else if (id.size() != 16 || id.find_first_not_of("0123456789abcdef") != std::string::npos) {
-        throw std::invalid_argument(a + " takes an API key id (16 lowercase hex digits), not '" + id + "'");
+        std::string message = a;
+        message += " takes an API key id (16 lowercase hex digits), not '" + id + "'";
+        throw std::invalid_argument(message);
       } else {
         o.id = key_subject(id);
       }

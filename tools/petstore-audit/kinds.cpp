@@ -12,15 +12,13 @@ const std::vector<const CheckModule*>& check_modules() {
   return kAll;
 }
 
-const std::vector<KindInfo>& kinds() {
+const std::vector<RegisteredKind>& kinds() {
   static const auto kAll = [] {
-    std::vector<KindInfo> all;
+    std::vector<RegisteredKind> all;
     const auto& modules = check_modules();
     for (std::size_t m = 0; m < modules.size(); ++m) {
-      for (auto k : modules[m]->kinds) {
-        k.kind = static_cast<Kind>(all.size());
-        k.module = m;
-        all.push_back(std::move(k));
+      for (const auto& k : modules[m]->kinds) {
+        all.push_back({k, static_cast<Kind>(all.size()), m});
       }
     }
     return all;

@@ -85,8 +85,7 @@ std::string_view describe(PendingStep::What what) {
   return kStepTexts.at(static_cast<std::size_t>(what)).words;
 }
 
-Verifier::Verifier(const Topics& topics, VerifyOptions options)
-    : topics_(topics), options_(options) {
+Verifier::Verifier(const Topics& topics, VerifyOptions options) : topics_(topics), options_(options) {
   for (const auto* module : check_modules()) {
     checkers_.push_back(module->make_checker(saga_));
   }

@@ -93,7 +93,7 @@ class Verifier {
   VerifyOptions options_;
   const SchemaRegistry& schemas_ = SchemaRegistry::contract();
   VerifyReport report_;
-  SagaFacts saga_;  // filled by the checkers of the saga's kinds
+  SagaFacts saga_;                                      // filled by the checkers of the saga's kinds
   std::vector<std::unique_ptr<KindChecker>> checkers_;  // one a module (check_modules())
 
   struct AggregateKey {

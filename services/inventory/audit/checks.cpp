@@ -104,6 +104,7 @@ const audit::CheckModule& audit_checks() {
                                             .target_flag = "--inventory",
                                             .source = "/petstore/inventory",
                                             .id_member = "petId",
+                                            .subject = audit::SubjectForm::StoreId,
                                             .creates_id = false,
                                             .own_history = false,
                                             .references = {{"pet", ""}, {"order", "orderId"}}}},

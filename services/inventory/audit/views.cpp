@@ -38,8 +38,8 @@ std::string as_of(const std::vector<audit::AuditEvent>& events) {
 
 audit::ReadModel read_model(const std::string& prefix) {
   InventoryKeys keys(prefix);
-  return {"inventory", std::make_unique<InventoryProjection>(InventoryModel(keys)), InventoryKeys::not_from_log(),
-          "", ""};
+  return {"inventory", std::make_unique<InventoryProjection>(InventoryModel(keys)),
+          InventoryKeys::not_from_log(), "", ""};
 }
 
 }  // namespace

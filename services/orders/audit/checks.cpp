@@ -82,6 +82,9 @@ const audit::CheckModule& audit_checks() {
                                             .target_flag = "--order",
                                             .source = "/petstore/orders",
                                             .id_member = "id",
+                                            .subject = audit::SubjectForm::StoreId,
+                                            .creates_id = true,
+                                            .own_history = true,
                                             .references = {{"pet", "petId"}}}},
                                           audit::make_checker<OrdersChecker>};
   return kChecks;

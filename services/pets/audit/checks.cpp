@@ -89,25 +89,31 @@ class PetsChecker final : public audit::DecodingChecker<kDecode> {
 }  // namespace
 
 const audit::CheckModule& audit_checks() {
-  static const audit::CheckModule kChecks{
-      {
-          {.name = "pet",
-           .topic = "petstore.pets.v1",
-           .topic_env = "KAFKA_TOPIC_PETS",
-           .topic_flag = "--topic-pets",
-           .target_flag = "--pet",
-           .source = "/petstore/pets",
-           .id_member = "id",
-           .references = {{"category", "categoryId"}}},
-          {.name = "category",
-           .topic = "petstore.categories.v1",
-           .topic_env = "KAFKA_TOPIC_CATEGORIES",
-           .topic_flag = "--topic-categories",
-           .target_flag = "--category",
-           .source = "/petstore/pets",
-           .id_member = "id"},
-      },
-      audit::make_checker<PetsChecker>};
+  static const audit::CheckModule kChecks{{
+                                              {.name = "pet",
+                                               .topic = "petstore.pets.v1",
+                                               .topic_env = "KAFKA_TOPIC_PETS",
+                                               .topic_flag = "--topic-pets",
+                                               .target_flag = "--pet",
+                                               .source = "/petstore/pets",
+                                               .id_member = "id",
+                                               .subject = audit::SubjectForm::StoreId,
+                                               .creates_id = true,
+                                               .own_history = true,
+                                               .references = {{"category", "categoryId"}}},
+                                              {.name = "category",
+                                               .topic = "petstore.categories.v1",
+                                               .topic_env = "KAFKA_TOPIC_CATEGORIES",
+                                               .topic_flag = "--topic-categories",
+                                               .target_flag = "--category",
+                                               .source = "/petstore/pets",
+                                               .id_member = "id",
+                                               .subject = audit::SubjectForm::StoreId,
+                                               .creates_id = true,
+                                               .own_history = true,
+                                               .references = {}},
+                                          },
+                                          audit::make_checker<PetsChecker>};
   return kChecks;
 }
 

@@ -55,7 +55,9 @@ const CheckModule& keys_checks() {
                                      .source = "",
                                      .id_member = "keyId",
                                      .subject = SubjectForm::KeyId,
-                                     .creates_id = false}},
+                                     .creates_id = false,
+                                     .own_history = true,
+                                     .references = {}}},
                                    make_checker<ApiKeysChecker>};
   return kChecks;
 }

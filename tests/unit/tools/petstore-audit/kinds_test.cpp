@@ -6,6 +6,7 @@
 #include <string>
 
 #include "audit_event.h"
+#include "kind_module.h"
 #include "view_module.h"
 
 namespace petstore::audit {
