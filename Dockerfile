@@ -17,8 +17,14 @@ COPY platform platform
 COPY services services
 COPY tools tools
 COPY bench bench
+# Every service's binary of services/services.txt into /build/bin, for the
+# runtime stage below.
 RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DPETSTORE_BUILD_TESTS=OFF \
-    && cmake --build /build -j"$(nproc)"
+    && cmake --build /build -j"$(nproc)" \
+    && mkdir -p /build/bin \
+    && for service in $(sed -n 's/^\([a-z][a-z]*\) .*/\1/p' services/services.txt); do \
+         cp "/build/services/$service/$service" /build/bin/; \
+       done
 
 # The API page the entry point serves at /docs (deploy/docs): Swagger UI's
 # bundle from the npm registry, at the version and digest package-lock.json
@@ -60,10 +66,8 @@ RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-ins
       curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --no-create-home petstore
-COPY --from=build /build/services/pets/pets /build/services/orders/orders \
-     /build/services/inventory/inventory /usr/local/bin/
+COPY --from=build /build/bin/ /usr/local/bin/
 USER petstore
-ENV HTTP_HOST=0.0.0.0
-# pets 8081, orders 8082, inventory 8083 (each service's default HTTP_PORT)
-EXPOSE 8081 8082 8083
-CMD ["pets"]
+# compose.yaml runs every service on this one port (HTTP_PORT).
+ENV HTTP_HOST=0.0.0.0 HTTP_PORT=8080
+EXPOSE 8080
