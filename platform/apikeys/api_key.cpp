@@ -1,6 +1,8 @@
 #include "apikeys/api_key.h"
 
 #include <array>
+#include <charconv>
+#include <cstdio>
 #include <stdexcept>
 
 #include <openssl/rand.h>
@@ -40,6 +42,19 @@ std::optional<KeyIdentity> identify(std::string_view presented) {
 
 bool is_key_id(std::string_view id) {
   return id.size() == kIdHexDigits && all_lower_hex(id);
+}
+
+std::int64_t id_bits(std::string_view id) {
+  std::uint64_t v = 0;
+  std::from_chars(id.data(), id.data() + id.size(), v, 16);
+  return static_cast<std::int64_t>(v);
+}
+
+std::string id_text(std::int64_t bits) {
+  std::array<char, kIdHexDigits + 1> hex{};
+  std::snprintf(hex.data(), hex.size(), "%016llx",
+                static_cast<unsigned long long>(static_cast<std::uint64_t>(bits)));
+  return hex.data();
 }
 
 std::string record_key(const std::string& prefix, const std::string& id) {

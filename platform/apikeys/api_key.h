@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,12 @@ std::optional<KeyIdentity> identify(std::string_view presented);
 
 // True when `id` is shaped like an id identify() returns.
 bool is_key_id(std::string_view id);
+
+// An id's 64 bits, as the keys topic's single writer numbers its
+// aggregates (apikeys/writer.h), and back to its 16 hex digits. `id` must
+// be shaped as is_key_id() says.
+std::int64_t id_bits(std::string_view id);
+std::string id_text(std::int64_t bits);
 
 // "<prefix>:apikey:{<id>}": the key's record (a hash).
 std::string record_key(const std::string& prefix, const std::string& id);

@@ -95,6 +95,26 @@ KeyEvent decode(std::string_view type, std::string_view data) {
   throw std::invalid_argument("not an API key event type");
 }
 
+void evolve(Key& key, const KeyEvent& e, std::int64_t /*version*/, const std::string& time) {
+  std::visit(Overloaded{
+                 [&](const KeyIssued& k) {
+                   key.issued = true;
+                   key.digest = k.digest;
+                   key.name = k.name;
+                   key.created_at = time;
+                   key.plan = k.plan;
+                   key.limits = k.limits;
+                 },
+                 [&](const KeyReplanned& k) {
+                   key.plan = k.plan;
+                   key.limits = k.limits;
+                 },
+                 // A revoked key stays listed, with the time of its revocation.
+                 [&](const KeyRevoked&) { key.revoked_at = time; },
+             },
+             e);
+}
+
 KeyDecision decide_replan(const KeyState& state, const std::string& id, Plan plan,
                           const ratelimit::Limits& limits) {
   if (state.version == 0) {

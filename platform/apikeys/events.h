@@ -45,6 +45,21 @@ std::string encode(const KeyEvent& e);
 // it, or limits no plan allows).
 KeyEvent decode(std::string_view type, std::string_view data);
 
+// A key as its events make it: what the registry holds (KeyModel) and what
+// the keys topic's single writer folds (apikeys/writer.h); nothing before
+// it is issued.
+struct Key {
+  bool issued = false;
+  std::string digest;
+  std::string name;
+  std::string created_at;
+  Plan plan = Plan::Free;
+  ratelimit::Limits limits;
+  std::optional<std::string> revoked_at;
+};
+// Folds one of the key's events in, at its ce_time.
+void evolve(Key& key, const KeyEvent& e, std::int64_t version, const std::string& time);
+
 // What a key is, as far as the decisions below need to know.
 struct KeyState {
   std::int64_t version = 0;  // 0: never issued

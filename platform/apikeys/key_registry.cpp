@@ -6,7 +6,6 @@
 
 #include "apikeys/api_key.h"
 #include "text/datetime.h"
-#include "util/overloaded.h"
 
 namespace petstore::apikeys {
 namespace {
@@ -67,24 +66,8 @@ KeyModel::State KeyModel::state(const std::vector<const Event*>& /*batch*/,
   return s;
 }
 
-void KeyModel::evolve(State& s, const Event& e, std::int64_t /*version*/, const std::string& time) const {
-  std::visit(Overloaded{
-                 [&](const KeyIssued& k) {
-                   s.issued = true;
-                   s.digest = k.digest;
-                   s.name = k.name;
-                   s.created_at = time;
-                   s.plan = k.plan;
-                   s.limits = k.limits;
-                 },
-                 [&](const KeyReplanned& k) {
-                   s.plan = k.plan;
-                   s.limits = k.limits;
-                 },
-                 // A revoked key stays listed, with the time of its revocation.
-                 [&](const KeyRevoked&) { s.revoked_at = time; },
-             },
-             e);
+void KeyModel::evolve(State& s, const Event& e, std::int64_t version, const std::string& time) const {
+  apikeys::evolve(s, e, version, time);
 }
 
 projection::Record KeyModel::record(const State& s, const Event& /*e*/) const {

@@ -20,16 +20,7 @@ namespace petstore::apikeys {
 class KeyModel {
  public:
   using Event = KeyEvent;
-  // A key as the registry holds it; nothing before it is issued.
-  struct State {
-    bool issued = false;
-    std::string digest;
-    std::string name;
-    std::string created_at;
-    Plan plan = Plan::Free;
-    ratelimit::Limits limits;
-    std::optional<std::string> revoked_at;
-  };
+  using State = Key;  // as the registry holds it
 
   KeyModel(const es::KeySpace& space, const std::string& prefix);
 

@@ -43,9 +43,10 @@ std::optional<KeyRecord> from_fields(const std::string& id, const redisReply& r)
 
 }  // namespace
 
-KeyStore::KeyStore(es::CommandPath& path, KeyRegistry& registry, redis::Pool& pool, redis::Multiplexer& reads,
-                   std::string prefix, std::string topic)
-    : path_(path),
+KeyStore::KeyStore(KeyWriter& writer, const OwnEvents& own, KeyRegistry& registry, redis::Pool& pool,
+                   redis::Multiplexer& reads, std::string prefix, std::string topic)
+    : writer_(writer),
+      own_(own),
       registry_(registry),
       pool_(pool),
       reads_(reads),
@@ -57,12 +58,16 @@ std::optional<readmodel::Page<std::string>> KeyStore::history(const std::string&
   return readmodel::history_page(reads_, record_key(prefix_, id), page);
 }
 
-void KeyStore::commit(const KeyEvent& event, std::int64_t version, es::LockGuard* guard) {
-  path_.commit({topic_, std::string(type_of(event)), subject_of(event), version, encode(event),
-                kKeyEventSchemaVersion},
-               guard, [&](redis::Connection& c, const events::Envelope& appended) {
-                 return registry_.apply_own(c, appended);
-               });
+KeyRecord KeyStore::run(const std::string& id, const std::function<KeyDecision(const KeyState&)>& decide,
+                        std::optional<Refusal>& refused) {
+  const auto outcome = writer_.execute(id_bits(id), [&](const KeyWriter::Current& current) {
+    auto decision = decide({current.version, current.state.revoked_at.has_value()});
+    refused = decision.refusal;
+    return std::move(decision.event);
+  });
+  own_.apply(outcome);
+  const auto& k = outcome.state;
+  return {id, k.plan, k.limits, k.name, k.created_at, k.revoked_at, outcome.version};
 }
 
 KeyStore::Issued KeyStore::issue(Plan plan, const ratelimit::Limits& limits, const std::string& name) {
@@ -70,14 +75,18 @@ KeyStore::Issued KeyStore::issue(Plan plan, const ratelimit::Limits& limits, con
   out.key = generate_key();
   // A generated key always has the form identify() accepts.
   const auto identity = identify(out.key).value();
-  // No lock: the id is new (64 random bits of a fresh key's digest).
-  const KeyIssued event{identity.id, identity.digest, plan, limits, name};
-  commit(event, 1, nullptr);
-  auto record = find(identity.id);
-  if (!record) {
-    throw std::runtime_error("an issued key is missing from the registry");
-  }
-  out.record = std::move(*record);
+  std::optional<Refusal> refused;
+  out.record = run(
+      identity.id,
+      [&](const KeyState& state) -> KeyDecision {
+        // The id is 64 bits of a fresh key's digest: taken only by a key
+        // issued before, which this one must not replace.
+        if (state.version != 0) {
+          throw std::runtime_error("a new key's id is taken; issue again");
+        }
+        return {KeyIssued{identity.id, identity.digest, plan, limits, name}, std::nullopt};
+      },
+      refused);
   return out;
 }
 
@@ -117,10 +126,6 @@ std::vector<KeyRecord> KeyStore::list() {
 
 namespace {
 
-KeyState state_of(const std::optional<KeyRecord>& record) {
-  return record ? KeyState{record->version, record->revoked_at.has_value()} : KeyState{};
-}
-
 KeyStore::Change change_of(Refusal r) {
   return r == Refusal::NotFound ? KeyStore::Change::NotFound : KeyStore::Change::Revoked;
 }
@@ -129,38 +134,17 @@ KeyStore::Change change_of(Refusal r) {
 
 KeyStore::Change KeyStore::replan(const std::string& id, Plan plan, const ratelimit::Limits& limits,
                                   KeyRecord& out) {
-  es::LockGuard guard(path_.locks(), path_.lock(record_key(prefix_, id) + ":lock", topic_, id));
-  const auto current = find(id);
-  const auto decision = decide_replan(state_of(current), id, plan, limits);
-  if (decision.refusal) {
-    return change_of(*decision.refusal);
-  }
-  // decide_replan refuses a key the registry does not hold.
-  out = current.value();
-  commit(*decision.event, out.version + 1, &guard);
-  out.plan = plan;
-  out.limits = limits;
-  out.version += 1;
-  return Change::Done;
+  std::optional<Refusal> refused;
+  out = run(
+      id, [&](const KeyState& state) { return decide_replan(state, id, plan, limits); }, refused);
+  return refused ? change_of(*refused) : Change::Done;
 }
 
 KeyStore::Change KeyStore::revoke(const std::string& id, KeyRecord& out) {
-  es::LockGuard guard(path_.locks(), path_.lock(record_key(prefix_, id) + ":lock", topic_, id));
-  auto current = find(id);
-  const auto decision = decide_revoke(state_of(current), id);
-  if (decision.refusal) {
-    return change_of(*decision.refusal);
-  }
-  if (decision.event) {
-    // decide_revoke refuses a key the registry does not hold.
-    commit(*decision.event, current.value().version + 1, &guard);
-    current = find(id);
-    if (!current) {
-      throw std::runtime_error("a revoked key is missing from the registry");
-    }
-  }
-  out = current.value();
-  return Change::Done;
+  std::optional<Refusal> refused;
+  out = run(
+      id, [&](const KeyState& state) { return decide_revoke(state, id); }, refused);
+  return refused ? change_of(*refused) : Change::Done;
 }
 
 }  // namespace petstore::apikeys

@@ -1,12 +1,14 @@
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "apikeys/key_registry.h"
 #include "apikeys/plans.h"
-#include "es/command_path.h"
+#include "apikeys/writer.h"
+#include "projection/applier.h"
 #include "readmodel/history.h"
 #include "redis/multiplexer.h"
 #include "redis/pool.h"
@@ -24,16 +26,18 @@ struct KeyRecord {
 };
 
 // Key management as commands on the log: issuing, re-planning and revoking
-// a key each append an event to the keys topic (apikeys/events.h) through
-// the shared command path, which applies it to the key registry (a
-// projection: KeyRegistry) before answering, so the key works at once on
-// every replica. Reads come from the registry: one hash per key at
+// a key each are decided on the keys topic's single writer's fold and
+// append an event there (apikeys/events.h, KeyWriter), fenced by the broker
+// like every aggregate's. The event is applied to the key registry (a
+// projection: KeyRegistry) before the command answers, so the key works at
+// once on every replica. Reads come from the registry: one hash per key at
 // "<prefix>:apikey:{<id>}" (holding the key's SHA-256, never the key) and a
 // sorted set "<prefix>:apikeys" of ids by issue time, for listing.
 class KeyStore {
  public:
-  KeyStore(es::CommandPath& path, KeyRegistry& registry, redis::Pool& pool, redis::Multiplexer& reads,
-           std::string prefix, std::string topic);
+  using OwnEvents = projection::OwnEvents<KeyModel>;
+  KeyStore(KeyWriter& writer, const OwnEvents& own, KeyRegistry& registry, redis::Pool& pool,
+           redis::Multiplexer& reads, std::string prefix, std::string topic);
 
   struct Issued {
     std::string key;  // the only time the key itself exists outside the client
@@ -46,7 +50,9 @@ class KeyStore {
   [[nodiscard]] std::vector<KeyRecord> list();
 
   enum class Change { Done, NotFound, Revoked };
-  // Under the key's lock, decided on the registry (decide_replan).
+  // Decided on the writer's fold (decide_replan), on the replica that owns
+  // the keys' partition (es::Error NotOwner elsewhere, which the platform
+  // forwards there).
   Change replan(const std::string& id, Plan plan, const ratelimit::Limits& limits, KeyRecord& out);
   // Revoking is idempotent; the first revocation's time is kept.
   Change revoke(const std::string& id, KeyRecord& out);
@@ -59,9 +65,14 @@ class KeyStore {
   [[nodiscard]] const std::string& topic() const { return topic_; }
 
  private:
-  void commit(const KeyEvent& event, std::int64_t version, es::LockGuard* guard);
+  // Runs `decide` on key `id` through the writer, applies what it appended,
+  // and gives the key as the writer folded it; `refused` says why nothing
+  // was appended, when decide_* refused.
+  KeyRecord run(const std::string& id, const std::function<KeyDecision(const KeyState&)>& decide,
+                std::optional<Refusal>& refused);
 
-  es::CommandPath& path_;
+  KeyWriter& writer_;
+  const OwnEvents& own_;
   KeyRegistry& registry_;
   redis::Pool& pool_;
   redis::Multiplexer& reads_;

@@ -45,10 +45,7 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
       reads_(cfg.redis, cfg.redis_lanes),
       producer_(cfg.producer()),
       log_(producer_, "/petstore/" + cfg.service),
-      locks_(pool_, cfg.command_lease, cfg.lock_wait, keys.ready_marker()),
       catch_up_(producer_, cfg.kafka_brokers, pool_, offsets_key_, cfg.catch_up_timeout),
-      commands_(log_, locks_, catch_up_, pool_, cfg.command_lease,
-                std::chrono::milliseconds(cfg.kafka_delivery_timeout_ms)),
       idempotency_(pool_, cfg.command_lease, std::chrono::hours(24)),
       // The limiter's checks share the reads' pipelined connection, so a
       // GET's check and read reach Redis in one batch (Gate, Cork). Each
@@ -72,14 +69,27 @@ Platform::Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys)
         return s;
       }()),
       key_registry_(apikeys::KeyModel(keys, cfg.prefix)),
-      api_keys_(commands_, key_registry_, pool_, reads_, cfg.prefix, cfg.apikeys_topic),
-      readiness_(producer_, pool_, keys, cfg.service) {}
+      key_owners_(pool_, es::KeySpace(cfg.prefix, "apikeys").owners(cfg.apikeys_topic)),
+      key_writer_(
+          producer_,
+          [&] {
+            auto s = writer_settings(cfg.apikeys_topic, "apikeys");
+            s.group = cfg.prefix + ".platform.writers.apikeys";  // every service's
+            return s;
+          }(),
+          &key_owners_),
+      key_own_(pool_, catch_up_, key_registry_),
+      api_keys_(key_writer_, key_own_, key_registry_, pool_, reads_, cfg.prefix, cfg.apikeys_topic),
+      readiness_(producer_, pool_, keys, cfg.service) {
+  add_writer(cfg.apikeys_topic, key_writer_);
+}
 
 void Platform::start(const std::vector<std::string>& topics) {
   for (const auto& t : topics) {
     producer_.partitions(t);
   }
   producer_.partitions(cfg_.apikeys_topic);
+  key_writer_.start();
 }
 
 void Platform::project(const std::vector<std::string>& own_topics, projection::Applier& applier) {
@@ -197,8 +207,8 @@ void Platform::add_platform_routes(http::Router& router) {
   // except a write's answer that rests on an event it appended: a 2xx, or a
   // refusal that names what it wrote (an order the saga refused is in the
   // log, and its 409 carries its Location). Those are true, and a 503 would
-  // say nothing was written (the write's lock was only handed out while the
-  // marker existed).
+  // say nothing was written (a write decides on its owner's fold of the
+  // log, not on the read model).
   //
   // A read's check costs no round trip of its own: the EXISTS went to Redis
   // behind the handler's last read, in the same batch, and ran after it.

@@ -9,13 +9,13 @@
 
 #include "apikeys/admin_token.h"
 #include "apikeys/key_store.h"
+#include "apikeys/writer.h"
 #include "config/service_config.h"
-#include "es/aggregate_lock.h"
 #include "es/catch_up.h"
-#include "es/command_path.h"
 #include "es/event_log.h"
 #include "es/idempotency.h"
 #include "es/key_space.h"
+#include "es/owner_hints.h"
 #include "es/owner_log.h"
 #include "http/forwarder.h"
 #include "http/health.h"
@@ -35,16 +35,17 @@ namespace petstore::service {
 
 // The components every service is built from, wired once: Redis (a pool for
 // writes, one pipelined connection for reads), the idempotent producer and the
-// event log on it, the aggregate lock and the command path (API keys), the
-// Idempotency-Key store, the health route, and the consumers (the projection of
-// the service's own topics and any reactors to other services' events), and
-// API keys with the shared rate limiter.
+// event log on it, the Idempotency-Key store, the health route, and the
+// consumers (the projection of the service's own topics and any reactors to
+// other services' events), and API keys (the keys topic's single writer,
+// shared by every service's replicas) with the shared rate limiter.
 // Constructing it opens no connection; start() does.
 class Platform {
  public:
   Platform(const config::ServiceConfig& cfg, const es::KeySpace& keys);
 
-  // Fails fast when a topic (or the keys topic) is missing.
+  // Fails fast when a topic (or the keys topic) is missing; starts the
+  // keys topic's writer.
   void start(const std::vector<std::string>& topics);
   // Runs the projection of `topics` with `applier`, and of the keys topic
   // into the shared key registry, in one consumer (positions in
@@ -98,7 +99,6 @@ class Platform {
   redis::Multiplexer& reads() { return reads_; }
   kafka::Producer& producer() { return producer_; }
   es::EventLog& log() { return log_; }
-  es::CommandPath& commands() { return commands_; }
   es::CatchUp& catch_up() { return catch_up_; }
   es::IdempotencyStore& idempotency() { return idempotency_; }
 
@@ -115,9 +115,7 @@ class Platform {
   redis::Multiplexer reads_;
   kafka::Producer producer_;
   es::EventLog log_;
-  es::AggregateLock locks_;
   es::CatchUp catch_up_;
-  es::CommandPath commands_;
   es::IdempotencyStore idempotency_;
   ratelimit::Limiter limiter_;
   ratelimit::BanCache bans_;
@@ -125,6 +123,12 @@ class Platform {
   ratelimit::Gate gate_;
   http::Forwarder forwarder_;
   apikeys::KeyRegistry key_registry_;
+  // The keys topic's single writer: every service's replicas share one
+  // group for it, so one of them writes each partition, and the others
+  // forward key commands there (es::OwnerHints under "<prefix>:{apikeys}:").
+  es::OwnerHints key_owners_;
+  apikeys::KeyWriter key_writer_;
+  apikeys::KeyStore::OwnEvents key_own_;
   apikeys::KeyStore api_keys_;
   projection::Readiness readiness_;
   projection::ByTopic project_by_topic_;

@@ -69,7 +69,6 @@ ServiceConfig ServiceConfig::from_env(const Env& env, const std::string& service
   c.kafka_projection_fetch_wait_ms = static_cast<int>(
       env.integer("KAFKA_PROJECTION_FETCH_WAIT_MS", c.kafka_projection_fetch_wait_ms, 1, 10'000));
   c.command_lease = env.millis("COMMAND_LEASE_MS", c.command_lease);
-  c.lock_wait = env.millis("LOCK_WAIT_MS", c.lock_wait);
   c.catch_up_timeout = env.millis("CATCH_UP_TIMEOUT_MS", c.catch_up_timeout);
   auto& rl = c.rate_limit;
   rl.enabled = env.flag("RATE_LIMIT", rl.enabled);

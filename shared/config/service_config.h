@@ -63,9 +63,9 @@ struct ServiceConfig {
   // consumer. The same for the projections' consumers (Platform::project).
   int kafka_fetch_wait_max_ms = 100;
   int kafka_projection_fetch_wait_ms = 100;
-  // At least twice the longest append (delivery timeout + report lateness).
+  // An Idempotency-Key record in progress: at least twice the longest
+  // append (delivery timeout + report lateness).
   std::chrono::milliseconds command_lease{12'500};
-  std::chrono::milliseconds lock_wait{3'000};
   std::chrono::milliseconds catch_up_timeout{5'000};
   RateLimitConfig rate_limit;
 

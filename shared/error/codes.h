@@ -20,7 +20,6 @@ inline constexpr const char* kUnsupportedMediaType = "unsupported_media_type";
 inline constexpr const char* kRouteNotFound = "route_not_found";
 inline constexpr const char* kMethodNotAllowed = "method_not_allowed";
 inline constexpr const char* kPreconditionFailed = "precondition_failed";
-inline constexpr const char* kConcurrentUpdate = "concurrent_update";
 inline constexpr const char* kIdempotencyKeyReused = "idempotency_key_reused";
 inline constexpr const char* kRequestInProgress = "request_in_progress";
 inline constexpr const char* kBrokerUnavailable = "broker_unavailable";

@@ -44,6 +44,8 @@ struct EventParts {
 //             kinds never share an id (pets, categories, orders)
 //   before  (optional) what of a state the write path folds an event from
 //             (Outcome::before); the whole state without it
+//   subject, id_of  (optional) an id as its events' ce_subject, and back;
+//             decimal without them (API keys spell theirs in hex)
 template <typename T>
 concept AggregateTraits = std::default_initializable<typename T::State> &&
     requires(typename T::State& s, const typename T::Event& e, const events::Envelope& env) {
@@ -228,7 +230,7 @@ class AggregateWriter final : public Ownership::State {
     const auto version = current.version + 1;
     Outcome out{command.id, current.state, version, {}, before_of(current.state, *event)};
     auto envelope =
-        new_envelope({log_.topic(), std::move(parts.type), std::to_string(command.id), version,
+        new_envelope({log_.topic(), std::move(parts.type), subject_of(command.id), version,
                       std::move(parts.data), parts.schema_version, command.trace, command.identity},
                      log_.source());
     Traits::evolve(out.state, *event, version, envelope.time);
@@ -249,7 +251,7 @@ class AggregateWriter final : public Ownership::State {
     std::vector<Begun> out(commands.size());
     std::map<std::int32_t, std::vector<std::size_t>> by_partition;
     for (std::size_t i = 0; i < commands.size(); ++i) {
-      by_partition[log_.partition_of(std::to_string(commands[i].id))].push_back(i);
+      by_partition[log_.partition_of(subject_of(commands[i].id))].push_back(i);
     }
     std::vector<std::size_t> left;
     // One wait for ownership to settle, for the whole batch: in a
@@ -297,8 +299,7 @@ class AggregateWriter final : public Ownership::State {
                       {it->second, [](const Current&) { return std::optional<Event>(); }, request, {}, {}});
       } else {
         auto id = std::max({part.max_id + 1, kFirstFoldedId, clock_floor()});
-        while (id % kIdClasses != Traits::kIdClass ||
-               log_.partition_of(std::to_string(id)) != held.partition()) {
+        while (id % kIdClasses != Traits::kIdClass || log_.partition_of(subject_of(id)) != held.partition()) {
           ++id;
         }
         if (id > kLastFoldedId) {
@@ -363,6 +364,24 @@ class AggregateWriter final : public Ownership::State {
     std::uint64_t generation = 0;
   };
 
+  // An aggregate's id as its events' ce_subject and record key: decimal,
+  // unless the traits spell their ids otherwise (Traits::subject, read back
+  // by Traits::id_of).
+  static std::string subject_of(std::int64_t id) {
+    if constexpr (requires { Traits::subject(id); }) {
+      return Traits::subject(id);
+    } else {
+      return std::to_string(id);
+    }
+  }
+  static std::int64_t id_of(const events::Envelope& env) {
+    if constexpr (requires { Traits::id_of(env.subject); }) {
+      return Traits::id_of(env.subject);
+    } else {
+      return env.aggregate_id();
+    }
+  }
+
   // Folds one record that counts into its partition's state; the caller
   // holds the partition's lock.
   static void fold_record(Partition& part, const kafka::Message& m) {
@@ -374,7 +393,7 @@ class AggregateWriter final : public Ownership::State {
     } catch (const std::invalid_argument&) {
       return;  // not an event of this kind: the projection skips it alike
     }
-    const auto id = env.aggregate_id();
+    const auto id = id_of(env);
     part.max_id = std::max(part.max_id, id);
     for (const auto& h : m.headers) {
       if (h.name == kRequestHeader) {
@@ -426,7 +445,7 @@ class AggregateWriter final : public Ownership::State {
     } catch (const kafka::Unavailable& e) {
       give_up(held);
       if (e.possibly_persisted()) {
-        throw Error(Errc::OutcomeUnknown, e.what()).with_aggregate(id);
+        throw Error(Errc::OutcomeUnknown, e.what()).with_aggregate(subject_of(id));
       }
       throw;
     } catch (...) {
@@ -459,7 +478,7 @@ class AggregateWriter final : public Ownership::State {
 
   // begin() of one command, until it is tried.
   Pending begin_one(const Command& command) {
-    const auto p = log_.partition_of(std::to_string(command.id));
+    const auto p = log_.partition_of(subject_of(command.id));
     for (;;) {
       auto held = log_.hold(p);
       if (auto out = attempt(held, command)) {
@@ -543,7 +562,7 @@ class AggregateWriter final : public Ownership::State {
       std::optional<OwnerLog::Sending> sending;
       try {
         auto parts = Traits::parts(*event);
-        sending.emplace(held.send({log_.topic(), std::move(parts.type), std::to_string(c.id), version,
+        sending.emplace(held.send({log_.topic(), std::move(parts.type), subject_of(c.id), version,
                                    std::move(parts.data), parts.schema_version, c.trace, c.identity},
                                   c.request));
       } catch (const Error&) {
@@ -585,8 +604,8 @@ class AggregateWriter final : public Ownership::State {
         out[sent[k].i].failed =
             !e.possibly_persisted() && held.doom(sent[k].sending.sent.transaction)
                 ? std::current_exception()
-                : std::make_exception_ptr(
-                      Error(Errc::OutcomeUnknown, e.what()).with_aggregate(commands[sent[k].i].id));
+                : std::make_exception_ptr(Error(Errc::OutcomeUnknown, e.what())
+                                              .with_aggregate(subject_of(commands[sent[k].i].id)));
         failed = true;
       } catch (...) {
         out[sent[k].i].failed = std::current_exception();

@@ -19,8 +19,6 @@ enum class Errc {
   // dead lock holder, or for a command's own event), or too little of the
   // lease was left to append safely. Nothing was appended.
   Lagging,
-  // Another command holds the aggregate's lock and kept it past the wait.
-  Busy,
   // An Idempotency-Key was presented again with a different request.
   IdempotencyKeyReused,
   // A request with this Idempotency-Key is still running elsewhere.
@@ -58,10 +56,11 @@ class Error : public std::runtime_error {
     owner_hint_ = std::move(url);
     return std::move(*this);
   }
-  // OutcomeUnknown: the aggregate the command wrote, 0 if none.
-  [[nodiscard]] std::int64_t aggregate() const noexcept { return aggregate_; }
-  Error&& with_aggregate(std::int64_t id) && {
-    aggregate_ = id;
+  // OutcomeUnknown: the aggregate the command wrote, as its events name it
+  // (ce_subject), empty if none.
+  [[nodiscard]] const std::string& aggregate() const noexcept { return aggregate_; }
+  Error&& with_aggregate(std::string subject) && {
+    aggregate_ = std::move(subject);
     return std::move(*this);
   }
 
@@ -69,7 +68,7 @@ class Error : public std::runtime_error {
   Errc code_;
   std::optional<int> retry_after_seconds_;
   std::string owner_hint_;
-  std::int64_t aggregate_ = 0;
+  std::string aggregate_;
 };
 
 }  // namespace petstore::es

@@ -49,8 +49,6 @@ ApiError error_from(const es::Error& e) {
             .retry_after(1);
       case es::Errc::Lagging:
         return ApiError(503, codes::kProjectionLagging, e.what()).retry_after(1);
-      case es::Errc::Busy:
-        return ApiError(409, codes::kConcurrentUpdate, e.what()).retry_after(1);
       case es::Errc::IdempotencyKeyReused:
         return {422, codes::kIdempotencyKeyReused, e.what()};
       case es::Errc::RequestInProgress:
@@ -68,9 +66,9 @@ ApiError error_from(const es::Error& e) {
             503, codes::kOutcomeUnknown,
             "the event log did not confirm the write, which may or may not be in the log: " +
                 std::string(e.what()) +
-                (e.aggregate() != 0 ? "; look up id " + std::to_string(e.aggregate()) +
-                                          " to learn which, or retry with the same Idempotency-Key"
-                                    : "; retry with the same Idempotency-Key"));
+                (!e.aggregate().empty() ? "; look up id " + e.aggregate() +
+                                              " to learn which, or retry with the same Idempotency-Key"
+                                        : "; retry with the same Idempotency-Key"));
       case es::Errc::NotOwner:
         // The group is moving the aggregate's partition between replicas.
         return ApiError(503, codes::kWriterMoving, e.what()).retry_after(1);

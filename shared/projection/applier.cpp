@@ -19,12 +19,12 @@ void append_commands(std::vector<std::string>& args, const std::vector<Command>&
   }
 }
 
-es::ApplyOutcome outcome_of(const redis::Reply& reply) {
+ApplyOutcome outcome_of(const redis::Reply& reply) {
   const auto text = redis::as_string(redis::expect_ok(reply));
   if (text == "applied") {
-    return es::ApplyOutcome::Applied;
+    return ApplyOutcome::Applied;
   }
-  return text == "duplicate" ? es::ApplyOutcome::Duplicate : es::ApplyOutcome::Behind;
+  return text == "duplicate" ? ApplyOutcome::Duplicate : ApplyOutcome::Behind;
 }
 
 }  // namespace
@@ -69,8 +69,8 @@ std::int64_t version_of(const redis::Reply& reply) {
   return reply->type == REDIS_REPLY_NIL ? 0 : redis::as_integer(*reply);
 }
 
-es::ApplyOutcome Applier::apply_own(redis::Connection& conn, const events::Envelope& event,
-                                    const std::vector<Command>& settle) {
+ApplyOutcome Applier::apply_own(redis::Connection& conn, const events::Envelope& event,
+                                const std::vector<Command>& settle) {
   auto steps = fold(conn, {&event});
   const auto& step = steps.front();
   if (step.key.empty()) {
@@ -79,13 +79,13 @@ es::ApplyOutcome Applier::apply_own(redis::Connection& conn, const events::Envel
   // Folded from an older state than the event's predecessor: the
   // projection has events of this aggregate still to apply.
   if (!step.writer_may_apply) {
-    return es::ApplyOutcome::Behind;
+    return ApplyOutcome::Behind;
   }
   return apply_steps(conn, steps, settle).front();
 }
 
-std::vector<es::ApplyOutcome> Applier::apply_steps(redis::Connection& conn, const std::vector<Step>& steps,
-                                                   const std::vector<Command>& settle) {
+std::vector<ApplyOutcome> Applier::apply_steps(redis::Connection& conn, const std::vector<Step>& steps,
+                                               const std::vector<Command>& settle) {
   // Applying is idempotent per event, so after a lost script cache the
   // batch is simply sent again (redis::pipeline_scripts).
   const auto replies = redis::pipeline_scripts(
@@ -95,7 +95,7 @@ std::vector<es::ApplyOutcome> Applier::apply_steps(redis::Connection& conn, cons
           queue_step(c, step, "", "", settle);
         }
       });
-  std::vector<es::ApplyOutcome> out;
+  std::vector<ApplyOutcome> out;
   out.reserve(replies.size());
   for (const auto& reply : replies) {
     out.push_back(outcome_of(reply));
@@ -128,7 +128,7 @@ void apply_own_steps(redis::Pool& pool, es::CatchUp& catch_up,
     const auto outcomes =
         pool.run_idempotent([&](redis::Connection& c) { return Applier::apply_steps(c, steps, settle); });
     for (std::size_t i = 0; i < appended.size(); ++i) {
-      if (outcomes.at(i) == es::ApplyOutcome::Behind) {
+      if (outcomes.at(i) == ApplyOutcome::Behind) {
         catch_up.through(appended[i]->topic, appended[i]->position.partition, appended[i]->position.offset);
       }
     }

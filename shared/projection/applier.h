@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "es/catch_up.h"
-#include "es/command_path.h"
 #include "es/event_log.h"
 #include "es/key_space.h"
 #include "events/envelope.h"
@@ -22,6 +21,13 @@
 #include "redis/script.h"
 
 namespace petstore::projection {
+
+// What applying a write path's own event to the read model found.
+enum class ApplyOutcome {
+  Applied,
+  Duplicate,  // already applied (by the projection, which got there first)
+  Behind,     // an earlier event of the aggregate is not applied yet
+};
 
 // One event's effect on a read model, ready for project.lua.
 struct Step {
@@ -55,15 +61,14 @@ class Applier {
 
   // Applies the write path's own event, just acknowledged by the log, and
   // runs `settle` with it, or alone when the event was applied before.
-  // Folds it from what Redis holds: for a write path with no fold of its
-  // own (the key registry's es::CommandPath); a single writer's events are
-  // folded from its own state (Projection::own_step, OwnEvents).
-  es::ApplyOutcome apply_own(redis::Connection& conn, const events::Envelope& event,
-                             const std::vector<Command>& settle = {});
+  // Folds it from what Redis holds; a single writer's events are folded
+  // from its own state instead (Projection::own_step, OwnEvents).
+  ApplyOutcome apply_own(redis::Connection& conn, const events::Envelope& event,
+                         const std::vector<Command>& settle = {});
   // Runs steps the write path folded, in one pipeline, each with `settle`;
   // one outcome each ('behind' for a step the read model is not ready for).
-  static std::vector<es::ApplyOutcome> apply_steps(redis::Connection& conn, const std::vector<Step>& steps,
-                                                   const std::vector<Command>& settle = {});
+  static std::vector<ApplyOutcome> apply_steps(redis::Connection& conn, const std::vector<Step>& steps,
+                                               const std::vector<Command>& settle = {});
 };
 
 // project.lua, the one script that writes an event's effect.

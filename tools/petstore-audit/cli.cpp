@@ -4,6 +4,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "apikeys/api_key.h"
 #include "commands.h"
 #include "record.h"
 #include "text/datetime.h"
@@ -158,7 +159,7 @@ Options parse_options(const std::vector<std::string>& args) {
       const auto& id = value();
       if (k.subject == SubjectForm::StoreId) {
         o.id = positive(a, id);
-      } else if (id.size() != 16 || id.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      } else if (!apikeys::is_key_id(id)) {
         std::string message = a;
         message += " takes an API key id (16 lowercase hex digits), not '" + id + "'";
         throw std::invalid_argument(message);

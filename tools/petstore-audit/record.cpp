@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cstdio>
 
+#include "apikeys/api_key.h"
 #include "events/dataschema.h"
 #include "json/parse.h"
 #include "text/utf8.h"
@@ -39,10 +39,6 @@ std::int64_t decimal(std::string_view s) {
   return v;
 }
 
-bool is_key_id(std::string_view s) {
-  return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
-}
-
 // Digits only, no sign, no leading zero, below 2^53: an id of the store.
 bool is_store_id(std::string_view s) {
   return !s.empty() && s.size() <= 16 && s[0] != '0' &&
@@ -70,19 +66,11 @@ bool names_subject(const rapidjson::Value& data, const std::string& member, bool
 }  // namespace
 
 std::int64_t key_subject(std::string_view id) {
-  std::uint64_t v = 0;
-  std::from_chars(id.data(), id.data() + id.size(), v, 16);
-  return static_cast<std::int64_t>(v);
+  return apikeys::id_bits(id);
 }
 
 std::string subject_text(Kind kind, std::int64_t subject) {
-  if (info(kind).subject != SubjectForm::KeyId) {
-    return std::to_string(subject);
-  }
-  std::array<char, 17> hex{};
-  std::snprintf(hex.data(), hex.size(), "%016llx",
-                static_cast<unsigned long long>(static_cast<std::uint64_t>(subject)));
-  return hex.data();
+  return info(kind).subject == SubjectForm::KeyId ? apikeys::id_text(subject) : std::to_string(subject);
 }
 
 std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t timestamp_ms,
@@ -143,7 +131,7 @@ std::optional<AuditEvent> check_record(const kafka::Message& m, std::int64_t tim
   // The schema has checked each value's shape; what is left relates them.
   const auto subject = h("ce_subject");
   const bool key = info(*kind).subject == SubjectForm::KeyId;
-  if (key ? !is_key_id(subject) : !is_store_id(subject)) {
+  if (key ? !apikeys::is_key_id(subject) : !is_store_id(subject)) {
     bad("bad_header", key ? "ce_subject is not an API key id (16 lowercase hex digits)"
                           : "ce_subject is not a positive decimal below 2^53");
     return std::nullopt;

@@ -9,11 +9,9 @@ ReadModel read_model(const std::string& prefix) {
   m.service = "apikeys";
   m.applier =
       std::make_unique<apikeys::KeyRegistry>(apikeys::KeyModel(es::KeySpace(prefix, m.service), prefix));
-  // Names relative to "<prefix>:apikey": the key's lock is write-path
-  // coordination, and the rate limiter's counters share the key's record
-  // (limit.lua) without being events.
+  // The rate limiter's counters share the key's record (limit.lua)
+  // without being events.
   m.not_from_log.key_prefixes.clear();
-  m.not_from_log.key_suffixes = {":lock"};
   m.not_from_log.hash_fields = {"mw", "mc", "dw", "dc", "nu", "nc", "bu", "ou", "oc"};
   m.data_stem = ":apikey";
   m.live_positions_of = "pets";

@@ -8,6 +8,7 @@
 #include <array>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <thread>
 
@@ -325,6 +326,66 @@ TEST_F(ApiKeysTest, KeyManagementIsOnTheLogAndInTheKeysHistory) {
   EXPECT_EQ(error_code(http_->Get("/admin/keys/0000000000000000/history", admin_headers())),
             "api_key_not_found");
   EXPECT_EQ(http_->Get("/admin/keys/" + id + "/history")->status, 401);
+}
+
+// Every replica of every service takes key commands, yet one writer
+// appends them: the keys topic's writer is one group across the services,
+// and a replica that does not own the key's partition forwards the command
+// to the one that does. Re-plans sent at once to every replica directly
+// (not through nginx) all succeed, and the log holds each once, in one
+// unbroken version sequence, all from the owner's service.
+TEST_F(ApiKeysTest, KeyCommandsAtEveryReplicaOfEveryServiceAreAppendedByOneWriter) {
+  auto r =
+      http_->Post("/admin/keys", admin_headers(), R"({"plan":"pro","name":"shared"})", "application/json");
+  ASSERT_EQ(r->status, 201) << r->body;
+  const std::string id = parse(r->body)["id"].GetString();
+
+  std::vector<ServiceProcess*> replicas;
+  for (const auto& service : StoreDeployment::services()) {
+    for (size_t i = 0; i < 3; ++i) {
+      replicas.push_back(&store_->replica(service, i));
+    }
+  }
+  constexpr int kRounds = 3;
+  std::mutex mutex;
+  std::vector<std::string> failures;
+  std::vector<std::thread> threads;
+  threads.reserve(replicas.size());
+  for (size_t n = 0; n < replicas.size(); ++n) {
+    threads.emplace_back([&, n] {
+      auto client = replicas[n]->client();
+      client->set_read_timeout(std::chrono::seconds(20));
+      for (int round = 0; round < kRounds; ++round) {
+        const auto per_minute = std::to_string(1000 + n * kRounds + static_cast<size_t>(round));
+        const auto answer = client->Patch(
+            "/admin/keys/" + id, admin_headers(),
+            R"({"plan":"enterprise","limits":{"perMinute":)" + per_minute + R"(,"perDay":100000}})",
+            "application/json");
+        if (!answer || answer->status != 200) {
+          const std::lock_guard lock(mutex);
+          failures.push_back(answer ? std::to_string(answer->status) + " " + answer->body : "no answer");
+        }
+      }
+    });
+  }
+  for (auto& t : threads) {
+    t.join();
+  }
+  EXPECT_TRUE(failures.empty()) << failures.size() << " failed, the first: " << failures.front();
+
+  std::vector<std::int64_t> versions;
+  std::set<std::string> sources;
+  for (const auto& m : read_topic(store_->topic("apikeys"))) {
+    const auto e = events::from_message(m);
+    if (e.subject == id) {
+      versions.push_back(e.version);
+      sources.insert(e.source);
+    }
+  }
+  std::vector<std::int64_t> expected(replicas.size() * kRounds + 1);
+  std::iota(expected.begin(), expected.end(), 1);
+  EXPECT_EQ(versions, expected) << "each command appended once, in order";
+  EXPECT_EQ(sources.size(), 1U) << "one owner wrote every event";
 }
 
 TEST_F(ApiKeysTest, TheAdminApiNeedsTheTokenAndLeaksNothingWithoutIt) {

@@ -2,8 +2,7 @@
 // records before it; records sent side by side share one transaction; a
 // writer whose partition was claimed by another is fenced by the broker,
 // and a read_committed reader never sees what it appended afterwards. Last,
-// one pause against the API keys' lock (a duplicate version) and against
-// the single writer (nothing a reader sees).
+// a writer paused past a takeover: nothing of it is seen.
 #include "es/partition_writer.h"
 
 #include <gtest/gtest.h>
@@ -16,10 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "es/aggregate_lock.h"
 #include "es/errc.h"
-#include "es/event_log.h"
-#include "redis/pool.h"
 #include "support/stack.h"
 
 namespace petstore::testing {
@@ -222,11 +218,7 @@ TEST_F(PartitionWriterTest, ARefusalIsNotConfirmedOnceAnotherWriterHasAppended) 
   EXPECT_TRUE(a.broken());
 }
 
-// The same pause against the API keys' write path and against the single
-// writer: a holder of aggregate X decides version 1, is paused past its
-// lease (or its group session), and appends when it resumes.
-// es::CommandPath::commit checks the lease before it appends; the pause
-// here falls just after that check, so the duplicate goes into the log.
+// The records of `subject` in `partition`, by version.
 std::map<std::string, int> versions_of(const std::string& topic, std::int32_t partition,
                                        const std::string& subject) {
   std::map<std::string, int> out;  // ce_sequence -> records with it
@@ -236,27 +228,6 @@ std::map<std::string, int> versions_of(const std::string& topic, std::int32_t pa
     }
   }
   return out;
-}
-
-TEST_F(PartitionWriterTest, TheKeysLockLetsAHolderPausedPastItsLeaseAppendADuplicateVersion) {
-  redis::Pool pool(Stack::get().redis_endpoint(), 2);
-  es::AggregateLock locks(pool, 200ms, 2s);
-  es::EventLog log(producer_, "/petstore/pets");
-  const auto lock_key = unique_name("lock");
-  const es::NewEvent first{topic_, "io.petstore.pet.created", "7", 1, R"({"id":7})", 1, {}};
-
-  const auto a = locks.acquire(lock_key);  // A decides version 1 ...
-  std::this_thread::sleep_for(300ms);      // ... and is paused past its lease.
-  const auto b = locks.acquire(lock_key);
-  EXPECT_TRUE(b.previous_holder_died);
-  const auto at = log.append(first);  // B decides version 1 too: nothing of A's is in the log
-  locks.release(b);
-  log.append(first);  // A resumes
-  locks.release(a);
-
-  const auto seen = versions_of(topic_, at.position.partition, "7");
-  EXPECT_TRUE(std::ranges::any_of(seen, [](const auto& v) { return v.second > 1; }))
-      << "the lock was expected to let the paused holder's duplicate in";
 }
 
 // With the claims kept in the topic (the design before transactions), A's

@@ -65,7 +65,7 @@ TEST_F(ProjectionApplier, TheFoldWritesTheRecordAndKeepsLargeIdsExact) {
                                            .status = PetStatus::Available,
                                            .description = "a dog"},
                                 1);
-  EXPECT_EQ(projection_.apply_own(conn_, created), es::ApplyOutcome::Applied);
+  EXPECT_EQ(projection_.apply_own(conn_, created), projection::ApplyOutcome::Applied);
   const auto pet = keys_.pet(kPet);
   EXPECT_EQ(field(pet, "categoryId"), "9007199254740990");
   EXPECT_EQ(field(pet, "name"), "Rex \"the\" ünïcode");
@@ -95,7 +95,7 @@ TEST_F(ProjectionApplier, TheFoldWritesTheRecordAndKeepsLargeIdsExact) {
   // A status change carries from and to; the fold keeps the rest of the
   // pet, and moves it between the status indexes.
   const auto changed = envelope(PetStatusChanged{kPet, PetStatus::Available, PetStatus::Sold}, 2);
-  EXPECT_EQ(projection_.apply_own(conn_, changed), es::ApplyOutcome::Applied);
+  EXPECT_EQ(projection_.apply_own(conn_, changed), projection::ApplyOutcome::Applied);
   EXPECT_EQ(field(pet, "status"), "sold");
   EXPECT_EQ(field(pet, "categoryId"), "9007199254740990");
   EXPECT_EQ(field(pet, "name"), "Rex \"the\" ünïcode");
@@ -105,7 +105,7 @@ TEST_F(ProjectionApplier, TheFoldWritesTheRecordAndKeepsLargeIdsExact) {
   // Deleted: a tombstone that keeps the version, out of every index and
   // count; its history stays.
   const auto deleted = envelope(PetDeleted{kPet}, 3);
-  EXPECT_EQ(projection_.apply_own(conn_, deleted), es::ApplyOutcome::Applied);
+  EXPECT_EQ(projection_.apply_own(conn_, deleted), projection::ApplyOutcome::Applied);
   EXPECT_EQ(field(pet, "deleted"), "1");
   EXPECT_EQ(field(pet, "version"), "3");
   EXPECT_EQ(field(pet, "name"), "(nil)");
@@ -113,7 +113,7 @@ TEST_F(ProjectionApplier, TheFoldWritesTheRecordAndKeepsLargeIdsExact) {
   EXPECT_EQ(redis::as_integer(*conn_.command({"HGET", keys_.pet_counts(), "9007199254740990"})), 0);
   EXPECT_EQ(redis::as_integer(*conn_.command({"ZCARD", pet + ":history"})), 3);
   // A redelivered older event cannot bring it back.
-  EXPECT_EQ(projection_.apply_own(conn_, changed), es::ApplyOutcome::Duplicate);
+  EXPECT_EQ(projection_.apply_own(conn_, changed), projection::ApplyOutcome::Duplicate);
   EXPECT_EQ(field(pet, "deleted"), "1");
 }
 
@@ -183,9 +183,10 @@ TEST_F(ProjectionApplier, OwnEventsFoldedFromTheWritersStateAreAppliedInOnePipel
       things.own_step(made(3, 2, "changed"), three)};
   EXPECT_EQ(one.type, "changed");  // each step leaves the state as its event made it
   EXPECT_EQ(projection::Applier::apply_steps(conn_, steps),
-            (std::vector<es::ApplyOutcome>{es::ApplyOutcome::Applied, es::ApplyOutcome::Applied,
-                                           es::ApplyOutcome::Applied, es::ApplyOutcome::Duplicate,
-                                           es::ApplyOutcome::Behind}));
+            (std::vector<projection::ApplyOutcome>{
+                projection::ApplyOutcome::Applied, projection::ApplyOutcome::Applied,
+                projection::ApplyOutcome::Applied, projection::ApplyOutcome::Duplicate,
+                projection::ApplyOutcome::Behind}));
   EXPECT_EQ(field(keys_.base() + "thing:1", "version"), "2");
   EXPECT_EQ(field(keys_.base() + "thing:1", "type"), "changed");
   EXPECT_EQ(field(keys_.base() + "thing:2", "version"), "1");
@@ -261,7 +262,7 @@ TEST_F(ProjectionApplier, AnEventAppliedBetweenTheVersionAndTheFieldsIsNotFolded
   const auto second = added(2, 10);
   const auto third = added(3, 100);
   projection::Projection<CounterModel> writer(CounterModel(keys_.space(), 0));
-  ASSERT_EQ(writer.apply_own(conn_, first), es::ApplyOutcome::Applied);
+  ASSERT_EQ(writer.apply_own(conn_, first), projection::ApplyOutcome::Applied);
 
   // The write path applies `second` once Redis has run the projection's
   // first read (the version) and is still reading the rest of its
@@ -282,7 +283,7 @@ TEST_F(ProjectionApplier, AnEventAppliedBetweenTheVersionAndTheFieldsIsNotFolded
                 clients.substr(at, clients.find('\n', at) - at).find(" cmd=hget ") != std::string::npos;
     }
     ASSERT_TRUE(between) << "the write path never ran between the projection's reads";
-    EXPECT_EQ(writer.apply_own(own, second), es::ApplyOutcome::Applied);
+    EXPECT_EQ(writer.apply_own(own, second), projection::ApplyOutcome::Applied);
   });
   projection::Projection<CounterModel> projection(
       CounterModel(keys_.space(), std::size_t{16} * 1024 * 1024, [&] { reading = true; }));

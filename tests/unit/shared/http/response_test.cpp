@@ -28,7 +28,6 @@ TEST(ErrorFrom, WritePathErrorsGetTheirStatusAndRetryAfter) {
   for (const auto& c : {
            Case{es::Errc::NotReady, 503, "read_model_rebuilding", 1},
            Case{es::Errc::Lagging, 503, "projection_lagging", 1},
-           Case{es::Errc::Busy, 409, "concurrent_update", 1},
            Case{es::Errc::IdempotencyKeyReused, 422, "idempotency_key_reused", std::nullopt},
            Case{es::Errc::RequestInProgress, 409, "request_in_progress", 1},
            Case{es::Errc::Fenced, 503, "writer_fenced", 1},
@@ -41,7 +40,7 @@ TEST(ErrorFrom, WritePathErrorsGetTheirStatusAndRetryAfter) {
   }
   // The write path's message is the client's, except for a rebuild, whose
   // message says that nothing was written.
-  EXPECT_EQ(mapped(es::Error(es::Errc::Busy, "another request")).message, "another request");
+  EXPECT_EQ(mapped(es::Error(es::Errc::Lagging, "another request")).message, "another request");
   EXPECT_NE(mapped(es::Error(es::Errc::NotReady, "x")).message.find("nothing was written"),
             std::string::npos);
 }
@@ -81,7 +80,7 @@ TEST(ErrorFrom, OutagesAre503AndTheRestIs500WithoutDetail) {
   EXPECT_EQ(maybe.code, "outcome_unknown");
   EXPECT_NE(maybe.message.find("Idempotency-Key"), std::string::npos);
   EXPECT_EQ(maybe.retry_after_seconds, std::nullopt);
-  const auto unknown = mapped(es::Error(es::Errc::OutcomeUnknown, "commit timed out").with_aggregate(42));
+  const auto unknown = mapped(es::Error(es::Errc::OutcomeUnknown, "commit timed out").with_aggregate("42"));
   EXPECT_EQ(unknown.code, "outcome_unknown");
   EXPECT_NE(unknown.message.find("look up id 42"), std::string::npos) << unknown.message;
   const auto other = mapped(std::runtime_error("secret detail"));
