@@ -164,10 +164,13 @@ std::unique_ptr<httplib::Client> StoreDeployment::client() const {
 }
 
 CommandRun StoreDeployment::audit(const std::string& binary, const std::string& args) const {
+  // The tool's flag for a topic is --topic-<short name>.
+  std::string topics = " --topic-apikeys " + topic("apikeys");
+  for (const auto& [name, partitions] : store_topics()) {
+    topics += " --topic-" + name + " " + topic(name);
+  }
   return run_command(binary + " --no-progress --redis " + redis_ + " --prefix " + prefix_ + " --brokers " +
-                     brokers_ + " --topic-pets " + topic("pets") + " --topic-categories " +
-                     topic("categories") + " --topic-orders " + topic("orders") + " --topic-inventory " +
-                     topic("inventory") + " --topic-apikeys " + topic("apikeys") + " " + args);
+                     brokers_ + topics + " " + args);
 }
 
 }  // namespace petstore::testing
