@@ -47,9 +47,7 @@ struct Reference {
 // `references` (GCC warns of a designated initializer that stops short).
 struct KindInfo {
   std::string_view name;         // the type family io.petstore.<name>.*, and reports
-  std::string_view topic;        // the default topic
-  std::string_view topic_env;    // the topic's setting, as the services read it
-  std::string_view topic_flag;   // the tool's flag for the topic
+  std::string_view topic;        // the default topic: petstore.<short name>.v1
   std::string_view target_flag;  // the flag naming one aggregate by its subject; "" for none
   std::string_view source;       // ce_source; "" for any service's (the admin API is every service's)
   std::string_view id_member;    // the member of the data that names the subject
@@ -62,10 +60,14 @@ struct KindInfo {
   std::vector<Reference> references;
 };
 
-// A kind as kinds() holds it: its index, and which module checks it.
+// A kind as kinds() holds it: its index, which module checks it, and what
+// follows from its topic's short name: the topic's setting as the services
+// read it (KAFKA_TOPIC_PETS) and the tool's flag for it (--topic-pets).
 struct RegisteredKind : KindInfo {
   Kind kind{};
   std::size_t module = 0;
+  std::string topic_env;
+  std::string topic_flag;
 };
 
 // Every kind, services in the order of services/services.txt, then the

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <ctime>
@@ -112,14 +113,15 @@ std::int64_t positive(const std::string& flag, const std::string& text) {
   return v;
 }
 
-// The kind whose flag `field` is `arg`, or null.
-const RegisteredKind* kind_with_flag(const std::string& arg, std::string_view KindInfo::*field) {
-  for (const auto& k : kinds()) {
-    if (!(k.*field).empty() && k.*field == arg) {
-      return &k;
-    }
-  }
-  return nullptr;
+// The kind whose topic flag, or target flag, is `arg`, or null.
+const RegisteredKind* kind_with_topic_flag(const std::string& arg) {
+  const auto it = std::ranges::find(kinds(), arg, &RegisteredKind::topic_flag);
+  return it == kinds().end() ? nullptr : &*it;
+}
+const RegisteredKind* kind_with_target_flag(const std::string& arg) {
+  const auto it = std::ranges::find_if(
+      kinds(), [&](const RegisteredKind& k) { return !k.target_flag.empty() && k.target_flag == arg; });
+  return it == kinds().end() ? nullptr : &*it;
 }
 
 }  // namespace
@@ -139,7 +141,7 @@ Options parse_options(const std::vector<std::string>& args) {
     o.redis.port = static_cast<int>(positive("REDIS_PORT", port));
   }
   for (const auto& k : kinds()) {
-    o.topics.names[k.kind] = env_or(std::string(k.topic_env).c_str(), o.topics.names[k.kind]);
+    o.topics.names[k.kind] = env_or(k.topic_env.c_str(), o.topics.names[k.kind]);
   }
 
   std::vector<std::string> positional;
@@ -201,9 +203,9 @@ Options parse_options(const std::vector<std::string>& args) {
       o.json = true;
     } else if (a == "--no-progress") {
       o.progress = false;
-    } else if (const auto* k = kind_with_flag(a, &KindInfo::topic_flag)) {
+    } else if (const auto* k = kind_with_topic_flag(a)) {
       o.topics.names[k->kind] = value();
-    } else if (const auto* t = kind_with_flag(a, &KindInfo::target_flag)) {
+    } else if (const auto* t = kind_with_target_flag(a)) {
       target(*t);
     } else if (a == "-h" || a == "--help") {
       o.command = "help";

@@ -1,4 +1,9 @@
 // The registry of kinds: every module's, each given its index.
+#include <algorithm>
+#include <cctype>
+#include <iterator>
+#include <stdexcept>
+
 #include "kind_module.h"
 
 namespace petstore::audit {
@@ -18,7 +23,16 @@ const std::vector<RegisteredKind>& kinds() {
     const auto& modules = check_modules();
     for (std::size_t m = 0; m < modules.size(); ++m) {
       for (const auto& k : modules[m]->kinds) {
-        all.push_back({k, static_cast<Kind>(all.size()), m});
+        constexpr std::string_view kStem = "petstore.";
+        constexpr std::string_view kVersion = ".v1";
+        if (!k.topic.starts_with(kStem) || !k.topic.ends_with(kVersion)) {
+          throw std::logic_error("a kind's topic is petstore.<name>.v1, not " + std::string(k.topic));
+        }
+        const auto name = k.topic.substr(kStem.size(), k.topic.size() - kStem.size() - kVersion.size());
+        std::string env = "KAFKA_TOPIC_";
+        std::ranges::transform(name, std::back_inserter(env),
+                               [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        all.push_back({k, static_cast<Kind>(all.size()), m, std::move(env), "--topic-" + std::string(name)});
       }
     }
     return all;

@@ -99,8 +99,6 @@ class InventoryChecker final : public audit::DecodingChecker<kDecode> {
 const audit::CheckModule& audit_checks() {
   static const audit::CheckModule kChecks{{{.name = "inventory",
                                             .topic = "petstore.inventory.v1",
-                                            .topic_env = "KAFKA_TOPIC_INVENTORY",
-                                            .topic_flag = "--topic-inventory",
                                             .target_flag = "--inventory",
                                             .source = "/petstore/inventory",
                                             .id_member = "petId",

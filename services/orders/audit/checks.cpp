@@ -77,8 +77,6 @@ class OrdersChecker final : public audit::DecodingChecker<kDecode> {
 const audit::CheckModule& audit_checks() {
   static const audit::CheckModule kChecks{{{.name = "order",
                                             .topic = "petstore.orders.v1",
-                                            .topic_env = "KAFKA_TOPIC_ORDERS",
-                                            .topic_flag = "--topic-orders",
                                             .target_flag = "--order",
                                             .source = "/petstore/orders",
                                             .id_member = "id",

@@ -92,8 +92,6 @@ const audit::CheckModule& audit_checks() {
   static const audit::CheckModule kChecks{{
                                               {.name = "pet",
                                                .topic = "petstore.pets.v1",
-                                               .topic_env = "KAFKA_TOPIC_PETS",
-                                               .topic_flag = "--topic-pets",
                                                .target_flag = "--pet",
                                                .source = "/petstore/pets",
                                                .id_member = "id",
@@ -103,8 +101,6 @@ const audit::CheckModule& audit_checks() {
                                                .references = {{"category", "categoryId"}}},
                                               {.name = "category",
                                                .topic = "petstore.categories.v1",
-                                               .topic_env = "KAFKA_TOPIC_CATEGORIES",
-                                               .topic_flag = "--topic-categories",
                                                .target_flag = "--category",
                                                .source = "/petstore/pets",
                                                .id_member = "id",

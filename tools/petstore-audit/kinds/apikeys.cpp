@@ -49,8 +49,6 @@ class ApiKeysChecker final : public KindChecker {
 const CheckModule& keys_checks() {
   static const CheckModule kChecks{{{.name = "apikey",
                                      .topic = "petstore.apikeys.v1",
-                                     .topic_env = "KAFKA_TOPIC_APIKEYS",
-                                     .topic_flag = "--topic-apikeys",
                                      .target_flag = "--key",
                                      .source = "",
                                      .id_member = "keyId",
