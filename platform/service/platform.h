@@ -101,6 +101,8 @@ class Platform {
   es::EventLog& log() { return log_; }
   es::CatchUp& catch_up() { return catch_up_; }
   es::IdempotencyStore& idempotency() { return idempotency_; }
+  // Sends a service's own requests to a peer replica (its writers' owners).
+  [[nodiscard]] const http::Forwarder& forwarder() const { return forwarder_; }
 
  private:
   void add_writer(std::string topic, std::function<bool()> settled, std::function<void()> resign);

@@ -1,5 +1,7 @@
 #include "pets/service.h"
 
+#include <stdexcept>
+
 #include "pets/http/routes.h"
 
 namespace petstore::pets {
@@ -11,11 +13,13 @@ Topics topics_from(const config::Env& env) {
 
 namespace {
 
-WritePath::Settings write_settings(const config::ServiceConfig& cfg,
-                                   std::chrono::milliseconds longest_append) {
-  // A claim outlives the append it covers, with a margin for deciding.
-  const auto claim_lease = std::max(cfg.command_lease, longest_append + std::chrono::milliseconds(1250));
-  return {claim_lease, cfg.catch_up_timeout, longest_append};
+AdmissionWindow admission_window(std::chrono::milliseconds longest_append) {
+  AdmissionWindow window;
+  window.longest_append = longest_append;
+  if (window.total() >= kAdmissionsKept) {  // a delete would no longer see every admission it waits for
+    throw std::invalid_argument("the admission window outlasts the admissions a category keeps");
+  }
+  return window;
 }
 
 }  // namespace
@@ -25,16 +29,18 @@ Components::Components(service::Platform& platform, http::Router& router, Topics
       keys_(platform.config().prefix),
       projection_(PetsModel(keys_)),
       read_(platform.reads(), keys_),
-      write_(platform.pool(), platform.catch_up(), read_, projection_, keys_, topics_,
-             write_settings(platform.config(), platform.longest_append())),
+      write_(platform.pool(), platform.catch_up(), read_, projection_, topics_),
       pet_owners_(platform.pool(), keys_.space().owners(topics_.pets)),
       category_owners_(platform.pool(), keys_.space().owners(topics_.categories)),
       pet_writer_(platform.producer(), platform.writer_settings(topics_.pets, "pets"), &pet_owners_),
       category_writer_(platform.producer(), platform.writer_settings(topics_.categories, "categories"),
                        &category_owners_),
-      pet_commands_(pet_writer_, write_),
-      category_commands_(category_writer_, write_) {
-  const RouteDeps deps{pet_commands_, category_commands_, read_, platform.idempotency(), keys_};
+      category_commands_(category_writer_, write_, admission_window(platform.longest_append()),
+                         admission_relay(platform.forwarder())),
+      pet_commands_(pet_writer_, write_, category_commands_, AdmissionWindow{}.decide) {
+  const RouteDeps deps{pet_commands_, category_commands_,
+                       read_,         platform.idempotency(),
+                       keys_,         platform.config().trusted_proxies};
   add_pet_routes(router, deps);
   add_category_routes(router, deps);
   platform.add_writer(topics_.pets, pet_writer_);

@@ -34,8 +34,8 @@ class Components {
   // Each topic's single writer (docs/consistency.md).
   PetWriter pet_writer_;
   CategoryWriter category_writer_;
-  PetCommands pet_commands_;
   CategoryCommands category_commands_;
+  PetCommands pet_commands_;
 };
 
 using PetsService = service::Hosted<Components>;

@@ -44,6 +44,8 @@ struct EventParts {
 //             kinds never share an id (pets, categories, orders)
 //   before  (optional) what of a state the write path folds an event from
 //             (Outcome::before); the whole state without it
+//   reported  (optional) what of a state an Outcome gives (Outcome::state);
+//             the whole state without it
 //   subject, id_of  (optional) an id as its events' ce_subject, and back;
 //             decimal without them (API keys spell theirs in hex)
 template <typename T>
@@ -228,7 +230,7 @@ class AggregateWriter final : public Ownership::State {
     }
     auto parts = Traits::parts(*event);
     const auto version = current.version + 1;
-    Outcome out{command.id, current.state, version, {}, before_of(current.state, *event)};
+    Outcome out{command.id, reported_of(current.state), version, {}, before_of(current.state, *event)};
     auto envelope =
         new_envelope({log_.topic(), std::move(parts.type), subject_of(command.id), version,
                       std::move(parts.data), parts.schema_version, command.trace, command.identity},
@@ -295,22 +297,72 @@ class AggregateWriter final : public Ownership::State {
       std::optional<Pending> out;
       if (const auto it = request.empty() ? part.requests.end() : part.requests.find(request);
           it != part.requests.end()) {
+        if (!part.aggregates.contains(it->second)) {  // reserved by a create still asking consent
+          throw Error(Errc::RequestInProgress, "this request's create is still running", 1);
+        }
         out = attempt(held,
                       {it->second, [](const Current&) { return std::optional<Event>(); }, request, {}, {}});
       } else {
-        auto id = std::max({part.max_id + 1, kFirstFoldedId, clock_floor()});
-        while (id % kIdClasses != Traits::kIdClass || log_.partition_of(subject_of(id)) != held.partition()) {
-          ++id;
-        }
-        if (id > kLastFoldedId) {
-          throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
-        }
+        const auto id = new_id(held, part);
         out = attempt(
             held, {id, [&](const Current&) { return std::optional<Event>(decide(id)); }, request, {}, {}});
       }
       if (out) {
         return std::move(*out).finish();
       }
+    }
+  }
+
+  // create() of an aggregate that another aggregate must let in first (a
+  // pet joins its category, docs/consistency.md): `consent(id)` runs once
+  // the new id is chosen, and reserved so no other create takes it, with
+  // the partition let go (it may wait for another writer's commit), and
+  // throws to refuse; `decide(id)` then runs as create()'s does. A repeated
+  // request asks no consent.
+  Outcome create(const std::string& request, const std::function<void(std::int64_t)>& consent,
+                 const std::function<Event(std::int64_t)>& decide) {
+    std::int64_t id = 0;
+    {
+      auto held = request.empty() ? hold_any() : log_.hold(log_.partition_of(request));
+      auto& part = partitions_[static_cast<size_t>(held.partition())];
+      if (!request.empty() && part.requests.contains(request)) {
+        held.unlock();
+        return create(request, decide);
+      }
+      id = new_id(held, part);
+      part.max_id = id;
+      if (!request.empty()) {
+        part.requests.emplace(request, id);
+      }
+    }
+    try {
+      consent(id);
+      // On the partition's owner still (NotOwner otherwise), and on an id
+      // no aggregate has taken meanwhile: a fold built anew forgets the
+      // reservation, and a create after it may have taken the id.
+      return execute({id,
+                      [&](const Current& current) -> std::optional<Event> {
+                        if (current.version != 0) {
+                          throw Error(Errc::Lagging, "the new id " + subject_of(id) +
+                                                         " was taken while this create waited; nothing was "
+                                                         "written, retry");
+                        }
+                        return decide(id);
+                      },
+                      request,
+                      {},
+                      {}});
+    } catch (...) {
+      // A reservation whose create sent nothing is let go (the id stays
+      // taken: nothing else needs it), so the request may be tried again.
+      const auto p = log_.partition_of(subject_of(id));
+      const auto lock = log_.lock(p);
+      auto& part = partitions_[static_cast<size_t>(p)];
+      if (const auto it = request.empty() ? part.requests.end() : part.requests.find(request);
+          it != part.requests.end() && it->second == id && !part.aggregates.contains(id)) {
+        part.requests.erase(it);
+      }
+      throw;
     }
   }
 
@@ -408,6 +460,19 @@ class AggregateWriter final : public Ownership::State {
     }
   }
 
+  // The id a create on the held partition takes: above the partition's
+  // highest and the clock's floor, of the kind's class, on the partition.
+  std::int64_t new_id(const OwnerLog::Held& held, const Partition& part) const {
+    auto id = std::max({part.max_id + 1, kFirstFoldedId, clock_floor()});
+    while (id % kIdClasses != Traits::kIdClass || log_.partition_of(subject_of(id)) != held.partition()) {
+      ++id;
+    }
+    if (id > kLastFoldedId) {
+      throw std::overflow_error("no id left in " + log_.topic() + "/" + std::to_string(held.partition()));
+    }
+    return id;
+  }
+
   // An owned partition for a create with no request: kCreatesPerPartition
   // creates in a row on one, then on the next (see there). A replica that
   // owns none (it just joined, or the group is sharing out) takes one in
@@ -435,6 +500,15 @@ class AggregateWriter final : public Ownership::State {
       return Traits::before(state, event);
     } else {
       (void)event;
+      return state;
+    }
+  }
+
+  // What Outcome::state keeps of an aggregate's state (Traits::reported).
+  static AggregateState reported_of(const AggregateState& state) {
+    if constexpr (requires { Traits::reported(state); }) {
+      return Traits::reported(state);
+    } else {
       return state;
     }
   }
@@ -551,9 +625,10 @@ class AggregateWriter final : public Ownership::State {
         continue;
       }
       if (!event) {
-        out[i].pending.emplace(it == part.aggregates.end()
-                                   ? Outcome{c.id, {}, 0, {}, {}}
-                                   : Outcome{c.id, it->second.state, it->second.version, {}, {}});
+        out[i].pending.emplace(
+            it == part.aggregates.end()
+                ? Outcome{c.id, {}, 0, {}, {}}
+                : Outcome{c.id, reported_of(it->second.state), it->second.version, {}, {}});
         unsent.push_back(i);
         continue;
       }
@@ -587,7 +662,8 @@ class AggregateWriter final : public Ownership::State {
       if (!c.request.empty()) {
         part.requests.emplace(c.request, c.id);
       }
-      sent.push_back({i, std::move(*sending), Outcome{c.id, a.state, version, {}, std::move(before)}});
+      sent.push_back(
+          {i, std::move(*sending), Outcome{c.id, reported_of(a.state), version, {}, std::move(before)}});
     }
     const auto generation = part.generation;
     held.unlock();

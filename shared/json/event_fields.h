@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,19 @@ class EventFields {
   [[nodiscard]] std::optional<std::int64_t> optional_integer(const char* name) const;
   [[nodiscard]] std::string text(const char* name) const;
   [[nodiscard]] std::optional<std::string> optional_text(const char* name) const;
+  // Hands each element of array member `name`, an object, to `each` as
+  // EventFields; std::invalid_argument when it is no array of objects.
+  template <typename Each>
+  void each_object(const char* name, Each&& each) const {
+    const auto it = object_->FindMember(name);
+    if (it == object_->MemberEnd() || !it->value.IsArray()) {
+      throw std::invalid_argument(std::string("event field ") + name + " must be an array");
+    }
+    for (const auto& element : it->value.GetArray()) {
+      const EventFields fields(element);
+      each(fields);
+    }
+  }
   // One of the given enumeration values, or std::invalid_argument.
   template <typename Parse>
   auto enumeration(const char* name, Parse parse) const {

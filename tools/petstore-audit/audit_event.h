@@ -35,8 +35,9 @@ enum class Kind : std::uint8_t {};
 enum class SubjectForm : std::uint8_t { StoreId, KeyId };
 
 // Another kind's aggregate that a kind's events name: `history` of that
-// aggregate shows them. `member` of the data holds its id; "" is the
-// event's own subject (a stock ledger shares its pet's id).
+// aggregate shows them. `member` of the data holds its id ("a.b": member b
+// of an object of the array a); "" is the event's own subject (a stock
+// ledger shares its pet's id).
 struct Reference {
   std::string_view kind;
   std::string_view member;

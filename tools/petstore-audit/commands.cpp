@@ -134,15 +134,30 @@ void print_findings_json(const VerifyReport& r) {
   std::cout << w.finish() << '\n';
 }
 
+// Whether `object` names `id` in `member`: "a" its member a, "a.b" the
+// member b of an object of its array a.
+bool names(const rapidjson::Value& object, std::string_view member, std::int64_t id) {
+  const auto dot = member.find('.');
+  const std::string head(member.substr(0, dot));
+  const auto it = object.FindMember(head.c_str());
+  if (it == object.MemberEnd()) {
+    return false;
+  }
+  if (dot == std::string_view::npos) {
+    return it->value.IsInt64() && it->value.GetInt64() == id;
+  }
+  return it->value.IsArray() && std::ranges::any_of(it->value.GetArray(), [&](const rapidjson::Value& v) {
+           return v.IsObject() && names(v, member.substr(dot + 1), id);
+         });
+}
+
 // Whether a valid event names `id` in the member `member` of its data.
-bool data_mentions(const AuditEvent& e, const char* member, std::int64_t id) {
+bool data_mentions(const AuditEvent& e, std::string_view member, std::int64_t id) {
   rapidjson::Document doc;
   if (json::parse(e.data, doc) || !doc.IsObject()) {
     return false;
   }
-  const rapidjson::Value& object = doc;
-  const auto it = object.FindMember(member);
-  return it != object.MemberEnd() && it->value.IsInt64() && it->value.GetInt64() == id;
+  return names(doc, member, id);
 }
 
 // Whether the event is one of the aggregate's own, or names it
@@ -153,8 +168,7 @@ bool mentions(const AuditEvent& e, Kind kind, std::int64_t id) {
     return e.subject == id;
   }
   return std::ranges::any_of(info(e.kind).references, [&](const Reference& r) {
-    return r.kind == info(kind).name &&
-           (r.member.empty() ? e.subject == id : data_mentions(e, std::string(r.member).c_str(), id));
+    return r.kind == info(kind).name && (r.member.empty() ? e.subject == id : data_mentions(e, r.member, id));
   });
 }
 

@@ -27,6 +27,9 @@ struct DataSchema::Node {
   std::optional<std::int64_t> maximum;
   std::optional<std::int64_t> min_length;
   std::optional<std::int64_t> max_length;
+  std::vector<Node> items;  // an array's elements' schema: none, or one
+  std::optional<std::int64_t> min_items;
+  std::optional<std::int64_t> max_items;
   enum class Format { None, DateTime, Uuid, Decimal, Sequence, Traceparent };
   Format format = Format::None;
   // pattern: only "^[0-9a-f]{N}$" (an API key's id and digest): N lowercase hex digits.
@@ -186,6 +189,12 @@ Node compile_node(const rapidjson::Value& v, const std::string& where) {
       n.minimum = integer_keyword(value, where, "minimum");
     } else if (key == "maximum") {
       n.maximum = integer_keyword(value, where, "maximum");
+    } else if (key == "items") {
+      n.items.push_back(compile_node(value, where + "/items"));
+    } else if (key == "minItems") {
+      n.min_items = integer_keyword(value, where, "minItems");
+    } else if (key == "maxItems") {
+      n.max_items = integer_keyword(value, where, "maxItems");
     } else if (key == "minLength") {
       n.min_length = integer_keyword(value, where, "minLength");
     } else if (key == "maxLength") {
@@ -372,6 +381,23 @@ std::optional<std::string> check(const Node& n, const rapidjson::Value& v, const
   if (v.IsObject()) {
     if (auto problem = check_object(n, v, place)) {
       return problem;
+    }
+  }
+  if (v.IsArray()) {
+    const auto size = static_cast<std::int64_t>(v.Size());
+    if (n.min_items && size < *n.min_items) {
+      return at("has fewer than " + std::to_string(*n.min_items) + " items");
+    }
+    if (n.max_items && size > *n.max_items) {
+      return at("has more than " + std::to_string(*n.max_items) + " items");
+    }
+    if (!n.items.empty()) {
+      for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+        const auto index = std::to_string(i);
+        if (auto problem = check(n.items.front(), v[i], Place{&place, index})) {
+          return problem;
+        }
+      }
     }
   }
   if (v.IsInt64() || v.IsUint64()) {

@@ -19,9 +19,9 @@ namespace petstore::audit {
 // input (CVE-2024-38517), and a record in the log is input like any other.
 //
 // Keywords: type, properties, required, additionalProperties (a boolean),
-// enum (of strings), minimum and maximum (integers), minLength and maxLength
-// (in code points), format (date-time, uuid, and the contract's own decimal
-// and sequence: schemas/cloudevents-headers.json); title, description and $schema are
+// enum (of strings), minimum and maximum (integers), items (one schema),
+// minItems and maxItems, minLength and maxLength (in code points), format (date-time, uuid, and the
+// contract's own decimal and sequence: schemas/cloudevents-headers.json); title, description and $schema are
 // notes. A schema that uses anything else is refused when it is compiled, so
 // a schema can never silently mean less than it says.
 class DataSchema {

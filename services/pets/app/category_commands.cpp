@@ -1,47 +1,43 @@
 #include "pets/app/category_commands.h"
 
-#include "embedded/close_category.lua.h"
+#include <chrono>
+
 #include "es/errc.h"
-#include "kafka/handles.h"
-#include "log/log.h"
-#include "pets/domain/decide.h"
 #include "pets/domain/errors.h"
 
 namespace petstore::pets {
 namespace {
 
-[[noreturn]] void in_use(std::int64_t id, const std::string& why) {
-  throw DomainError(DomainError::Kind::Conflict, codes::kCategoryInUse,
-                    "category " + std::to_string(id) + " " + why);
-}
-
-[[noreturn]] void not_found(std::int64_t id) {
-  throw DomainError(DomainError::Kind::NotFound, codes::kCategoryNotFound,
-                    "category " + std::to_string(id) + " does not exist");
-}
-
 const Category& existing(const CategoryWriter::Current& current, std::int64_t id,
                          const Precondition& precondition) {
-  if (!current.state) {
-    not_found(id);
+  if (!current.state.category) {
+    throw DomainError(DomainError::Kind::NotFound, codes::kCategoryNotFound,
+                      "category " + std::to_string(id) + " does not exist");
   }
   precondition(current.version);
-  return *current.state;
+  return *current.state.category;
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace
 
-CategoryCommands::CategoryCommands(CategoryWriter& writer, WritePath& write)
-    : writer_(writer), write_(write), close_(kCloseCategoryLua) {}
+CategoryCommands::CategoryCommands(CategoryWriter& writer, WritePath& write, AdmissionWindow window,
+                                   Relay relay)
+    : writer_(writer), write_(write), window_(window), relay_(std::move(relay)) {}
 
 Category CategoryCommands::answer(const CategoryWriter::Outcome& outcome) {
-  if (!outcome.state) {  // a repeated create whose category has been deleted since
+  if (!outcome.state.category) {  // a repeated create whose category has been deleted since
     throw DomainError(
         DomainError::Kind::NotFound, codes::kCategoryNotFound,
         "category " + std::to_string(outcome.id) + ", created by this request, has been deleted");
   }
   write_.apply_own(outcome);
-  return *outcome.state;  // pet_count is not part of the answer
+  return *outcome.state.category;  // pet_count is not part of the answer
 }
 
 Category CategoryCommands::create(const CategoryFields& fields, const std::string& request) {
@@ -55,77 +51,74 @@ Category CategoryCommands::replace(std::int64_t id, const CategoryFields& fields
   }));
 }
 
-void CategoryCommands::close(std::int64_t id, std::chrono::milliseconds lease_ms) {
-  const auto lease = std::to_string(lease_ms.count());
-  const auto reply = write_.pool().run_idempotent([&](redis::Connection& c) {
-    return close_.run(c, {write_.keys().category(id), write_.keys().claims(id), write_.keys().pet_counts()},
-                      {lease, "0", std::to_string(id)});
-  });
-  const auto& r = redis::expect_ok(reply);
-  const auto verdict = redis::as_string(*r.element[0]);
-  if (verdict == "missing") {  // the log has it, the read model not yet (or no more)
-    throw es::Error(es::Errc::Lagging, "the read model does not hold category " + std::to_string(id) +
-                                           " yet; nothing was written, retry");
+void CategoryCommands::admit_here(std::int64_t id, std::int64_t pet_id, std::int64_t pet_version) {
+  std::unique_lock lock(admitting_);
+  auto& slot = waiting_[id];
+  if (!slot) {
+    slot = std::make_shared<Admissions>();
   }
-  if (verdict == "claimed") {
-    in_use(id, "has pets being added to it right now");
+  const auto mine = slot;
+  mine->pets.push_back({pet_id, pet_version});
+  admitted_.wait(lock, [&] { return mine->done || !appending_.contains(id); });
+  if (!mine->done) {  // the first of its batch to find the category free: it appends them all
+    appending_.insert(id);
+    waiting_.erase(id);
+    lock.unlock();
+    try {
+      write_.apply_own(
+          writer_.execute(id, [&](const CategoryWriter::Current& current) -> std::optional<Event> {
+            return decide_admit_pets(current.state, id, mine->pets);
+          }));
+    } catch (...) {
+      mine->failed = std::current_exception();
+    }
+    lock.lock();
+    mine->done = true;
+    appending_.erase(id);
+    admitted_.notify_all();
   }
-  if (verdict == "in_use") {
-    in_use(id, "is still used by " + std::to_string(redis::as_integer(*r.element[1])) + " pet(s)");
+  if (mine->failed) {
+    std::rethrow_exception(mine->failed);
   }
 }
 
-void CategoryCommands::reopen(std::int64_t id) noexcept {
+void CategoryCommands::admit(std::int64_t id, std::int64_t pet_id, std::int64_t pet_version) {
   try {
-    write_.pool().run_idempotent([&](redis::Connection& c) {
-      return close_.run(c, {write_.keys().category(id), write_.keys().claims(id), write_.keys().pet_counts()},
-                        {"0", "1", std::to_string(id)});
-    });
-  } catch (const std::exception& e) {
-    log::warn("category {} stays closing until its lease ends: {}", id, e.what());
+    admit_here(id, pet_id, pet_version);
+  } catch (const es::Error& e) {
+    if (e.code() != es::Errc::NotOwner || e.owner_hint().empty()) {
+      throw;
+    }
+    relay_(e.owner_hint(), id, pet_id, pet_version);
   }
 }
 
 void CategoryCommands::remove(std::int64_t id, const Precondition& precondition) {
-  bool closed = false;
-  try {
-    const auto outcome =
-        writer_.execute(id, [&](const CategoryWriter::Current& current) -> std::optional<Event> {
-          auto category = existing(current, id, precondition);
-          // Closed to new claims long enough to catch up and append (by Redis'
-          // clock, which starts the mark later than this one does): the delete
-          // is in the log before the mark ends.
-          const auto& s = write_.settings();
-          const auto append_by = std::chrono::steady_clock::now() + s.catch_up;
-          close(id, s.catch_up + s.longest_append);
-          closed = true;
-          // A pet whose owner died after appending it is in the log but maybe
-          // not in Redis: count on a read model that has the whole pets topic.
-          write_.catch_up().topic_end(write_.topics().pets, append_by);
-          category.pet_count = write_.read().require_category(id).pet_count;
-          auto event = decide_delete_category(category);
-          if (std::chrono::steady_clock::now() > append_by) {
-            throw es::Error(es::Errc::Lagging,
-                            "the read model took too long to catch up; nothing was written, retry");
+  const auto outcome =
+      writer_.execute(id, [&](const CategoryWriter::Current& current) -> std::optional<Event> {
+        existing(current, id, precondition);
+        // Decided under the partition's hold, so no pet is admitted meanwhile.
+        // The read model, brought to the end of the pets topic (past any open
+        // transaction), holds every pet that has landed; a pet admitted before
+        // that has not may still land until the window is past.
+        bool caught_up = false;
+        const auto catch_up = [&] {
+          if (!caught_up) {
+            write_.catch_up().topic_end(write_.topics().pets);
+            caught_up = true;
           }
-          return event;
-        });
-    closed = false;  // the delete is in the log: the mark stays until applied or run out
-    write_.apply_own(outcome);
-  } catch (const kafka::Unavailable& e) {
-    // Reopen only when the delete surely is not in the log; otherwise the
-    // closing mark runs out with its lease.
-    if (closed && !e.possibly_persisted()) {
-      reopen(id);
-    }
-    throw;
-  } catch (...) {
-    // Refused, or fenced (what a fenced owner appended counts for nobody).
-    if (closed) {
-      reopen(id);
-    }
-    throw;
-  }
+        };
+        const PetsSeen pets{[&](std::int64_t pet, std::int64_t version) {
+                              catch_up();
+                              return write_.read().pet_version(pet) >= version;
+                            },
+                            [&] {
+                              catch_up();
+                              return write_.read().pets_in(id);
+                            }};
+        return decide_delete_category(current.state, pets, now_ms(), window_);
+      });
+  write_.apply_own(outcome);
 }
 
 }  // namespace petstore::pets

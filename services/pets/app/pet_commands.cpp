@@ -1,7 +1,6 @@
 #include "pets/app/pet_commands.h"
 
 #include "es/errc.h"
-#include "kafka/handles.h"
 #include "pets/domain/decide.h"
 #include "pets/domain/errors.h"
 
@@ -19,78 +18,76 @@ const Pet& existing(const PetWriter::Current& current, std::int64_t id, const Pr
   return *current.state;
 }
 
-// Runs `command`, which may claim a category (`claim` is then its token);
-// when the command fails with its event surely not counting, the claim is
-// let go at once instead of at the end of its lease.
-template <typename Command>
-PetWriter::Outcome with_claim(WritePath& write, std::int64_t category, const std::string& claim,
-                              Command&& command) {
-  try {
-    return command();
-  } catch (const kafka::Unavailable& e) {
-    // The event may still land: the claim then runs out with its lease.
-    if (!claim.empty() && !e.possibly_persisted()) {
-      write.release_claim(category, claim);
-    }
-    throw;
-  } catch (const es::Error& e) {
-    // Fenced: nothing of it is in the log. Unknown: as above.
-    if (!claim.empty() && e.code() != es::Errc::OutcomeUnknown) {
-      write.release_claim(category, claim);
-    }
-    throw;
-  } catch (...) {
-    // Refused: nothing will release the claim but this.
-    if (!claim.empty()) {
-      write.release_claim(category, claim);
-    }
-    throw;
-  }
-}
-
 }  // namespace
 
-Pet PetCommands::answer(const PetWriter::Outcome& outcome, const std::string& claim) {
+Pet PetCommands::answer(const PetWriter::Outcome& outcome) {
   if (!outcome.state) {  // a repeated create whose pet has been deleted since
     throw DomainError(DomainError::Kind::NotFound, codes::kPetNotFound,
                       "pet " + std::to_string(outcome.id) + ", created by this request, has been deleted");
   }
-  write_.apply_own(outcome, outcome.state->category_id, claim);  // a claim is only taken with an event
+  write_.apply_own(outcome);
   return *outcome.state;
 }
 
+std::chrono::steady_clock::time_point PetCommands::admit(std::int64_t category, std::int64_t id,
+                                                         std::int64_t version) {
+  const auto asked = std::chrono::steady_clock::now();
+  categories_.admit(category, id, version);
+  return asked;
+}
+
+void PetCommands::in_time(std::chrono::steady_clock::time_point asked) const {
+  if (std::chrono::steady_clock::now() - asked > decide_) {
+    throw es::Error(es::Errc::Lagging,
+                    "the category took too long to admit the pet; nothing was written, retry");
+  }
+}
+
 Pet PetCommands::create(const PetFields& fields, const std::string& request) {
-  std::string claim;
-  const auto outcome = with_claim(write_, fields.category_id, claim, [&] {
-    return writer_.create(request, [&](std::int64_t id) {
-      auto event = decide_create_pet(id, fields);
-      claim = write_.claim_category(fields.category_id);
-      return event;
-    });
-  });
-  return answer(outcome, claim);
+  std::chrono::steady_clock::time_point asked;
+  return answer(writer_.create(
+      request,
+      [&](std::int64_t id) {
+        decide_create_pet(id, fields);  // a pet refused anyway is not admitted
+        asked = admit(fields.category_id, id, 1);
+      },
+      [&](std::int64_t id) {
+        in_time(asked);
+        return decide_create_pet(id, fields);
+      }));
 }
 
 Pet PetCommands::replace(std::int64_t id, const PetFields& fields, const Precondition& precondition) {
-  std::string claim;
-  const auto outcome = with_claim(write_, fields.category_id, claim, [&] {
-    return writer_.execute(id, [&](const PetWriter::Current& current) -> std::optional<Event> {
+  // The admission to fields.category_id: when asked, for which version.
+  std::optional<std::chrono::steady_clock::time_point> asked;
+  std::int64_t admitted_version = 0;
+  for (;;) {
+    std::int64_t joins_at = 0;
+    const auto outcome = writer_.execute(id, [&](const PetWriter::Current& current) -> std::optional<Event> {
       const auto& pet = existing(current, id, precondition);
       auto event = decide_replace_pet(pet, fields);
       if (event && event->category_id != pet.category_id) {
-        claim = write_.claim_category(event->category_id);
+        if (!asked || admitted_version != current.version + 1) {
+          joins_at = current.version + 1;
+          return std::nullopt;  // admitted first, then decided again
+        }
+        in_time(*asked);
       }
       return event;
     });
-  });
-  return answer(outcome, claim);
+    if (joins_at == 0) {
+      return answer(outcome);
+    }
+    asked = admit(fields.category_id, id, joins_at);
+    admitted_version = joins_at;
+  }
 }
 
 Pet PetCommands::change_status(std::int64_t id, PetStatus status, const Precondition& precondition) {
   const auto outcome = writer_.execute(id, [&](const PetWriter::Current& current) -> std::optional<Event> {
     return decide_change_status(existing(current, id, precondition), status);
   });
-  return answer(outcome, "");
+  return answer(outcome);
 }
 
 void PetCommands::remove(std::int64_t id, const Precondition& precondition) {

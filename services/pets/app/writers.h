@@ -16,9 +16,9 @@ namespace petstore::pets {
 // (es::AggregateWriter, docs/consistency.md): one aggregate's state is the
 // domain's own fold of its events, none before its creation and after its
 // deletion.
-template <typename Aggregate, bool kCategories, std::int64_t kClass>
+template <typename AggregateState, bool kCategories, std::int64_t kClass>
 struct PetsServiceTraits {
-  using State = std::optional<Aggregate>;
+  using State = AggregateState;
   using Event = pets::Event;
   static constexpr std::int64_t kIdClass = kClass;  // pets 0, categories 1, orders 2
 
@@ -35,10 +35,21 @@ struct PetsServiceTraits {
   static es::EventParts parts(const Event& e) {
     return {std::string(type_of(e)), encode(e), schema_version_of(e)};
   }
+  // A command's outcome, and the state its event is folded from in the
+  // read model, leave a category's admissions out: they grow with the
+  // pets joining it, and only its writer's deletes look at them.
+  static State reported(const State& s) {
+    if constexpr (kCategories) {
+      return {s.category, {}};
+    } else {
+      return s;
+    }
+  }
+  static State before(const State& s, const Event& /*e*/) { return reported(s); }
 };
 
-using PetTraits = PetsServiceTraits<Pet, false, 0>;
-using CategoryTraits = PetsServiceTraits<Category, true, 1>;
+using PetTraits = PetsServiceTraits<std::optional<Pet>, false, 0>;
+using CategoryTraits = PetsServiceTraits<CategoryState, true, 1>;
 static_assert(es::AggregateTraits<PetTraits>);
 static_assert(es::AggregateTraits<CategoryTraits>);
 

@@ -107,7 +107,7 @@ const audit::CheckModule& audit_checks() {
                                                .subject = audit::SubjectForm::StoreId,
                                                .creates_id = true,
                                                .own_history = true,
-                                               .references = {}},
+                                               .references = {{"pet", "pets.petId"}}},
                                           },
                                           audit::make_checker<PetsChecker>};
   return kChecks;

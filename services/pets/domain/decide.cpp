@@ -64,13 +64,31 @@ std::optional<CategoryUpdated> decide_replace_category(const Category& current,
   return CategoryUpdated{current.id, fields.name, fields.description};
 }
 
-CategoryDeleted decide_delete_category(const Category& current) {
-  if (current.pet_count > 0) {
-    throw DomainError(DomainError::Kind::Conflict, codes::kCategoryInUse,
-                      "category " + std::to_string(current.id) + " is still used by " +
-                          std::to_string(current.pet_count) + " pet(s)");
+CategoryPetsAdmitted decide_admit_pets(const CategoryState& current, std::int64_t id,
+                                       std::vector<PetAdmission> pets) {
+  if (!current.category) {
+    throw DomainError(DomainError::Kind::Unprocessable, codes::kUnknownCategory,
+                      "categoryId " + std::to_string(id) + " does not name an existing category");
   }
-  return CategoryDeleted{current.id};
+  return {id, std::move(pets)};
+}
+
+CategoryDeleted decide_delete_category(const CategoryState& current, const PetsSeen& pets,
+                                       std::int64_t now_ms, const AdmissionWindow& window) {
+  const auto id = current.category.value().id;
+  for (const auto& [pet, admission] : current.admitted) {
+    if (now_ms < admission.at_ms + window.total().count() && !pets.landed(pet, admission.pet_version)) {
+      throw DomainError(
+          DomainError::Kind::NotYet, codes::kCategoryInUse,
+          "category " + std::to_string(id) + " has pet " + std::to_string(pet) + " being added to it");
+    }
+  }
+  if (const auto n = pets.naming(); n > 0) {
+    throw DomainError(
+        DomainError::Kind::Conflict, codes::kCategoryInUse,
+        "category " + std::to_string(id) + " is still used by " + std::to_string(n) + " pet(s)");
+  }
+  return CategoryDeleted{id};
 }
 
 }  // namespace petstore::pets

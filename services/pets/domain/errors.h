@@ -10,7 +10,6 @@ inline constexpr const char* kPetNotFound = "pet_not_found";
 inline constexpr const char* kCategoryNotFound = "category_not_found";
 inline constexpr const char* kUnknownCategory = "unknown_category";
 inline constexpr const char* kCategoryInUse = "category_in_use";
-inline constexpr const char* kCategoryClosing = "category_closing";
 inline constexpr const char* kIllegalTransition = "illegal_status_transition";
 
 }  // namespace petstore::pets::codes

@@ -22,7 +22,7 @@ std::int64_t aggregate_of(const Event& e) {
 
 bool is_category_event(const Event& e) {
   return std::holds_alternative<CategoryCreated>(e) || std::holds_alternative<CategoryUpdated>(e) ||
-         std::holds_alternative<CategoryDeleted>(e);
+         std::holds_alternative<CategoryDeleted>(e) || std::holds_alternative<CategoryPetsAdmitted>(e);
 }
 
 int schema_version_of(const Event& e) {
@@ -32,28 +32,36 @@ int schema_version_of(const Event& e) {
 std::string encode(const Event& e) {
   json::Writer w;
   w.begin_object();
-  std::visit(Overloaded{
-                 [&](const PetCreated& ev) {
-                   w.field("id", ev.id).field("name", ev.name).field("categoryId", ev.category_id);
-                   w.field("status", to_string(ev.status)).optional_field("description", ev.description);
-                 },
-                 [&](const PetUpdated& ev) {
-                   w.field("id", ev.id).field("name", ev.name).field("categoryId", ev.category_id);
-                   w.field("status", to_string(ev.status)).optional_field("description", ev.description);
-                 },
-                 [&](const PetStatusChanged& ev) {
-                   w.field("id", ev.id).field("from", to_string(ev.from)).field("to", to_string(ev.to));
-                 },
-                 [&](const PetDeleted& ev) { w.field("id", ev.id); },
-                 [&](const CategoryCreated& ev) {
-                   w.field("id", ev.id).field("name", ev.name).optional_field("description", ev.description);
-                 },
-                 [&](const CategoryUpdated& ev) {
-                   w.field("id", ev.id).field("name", ev.name).optional_field("description", ev.description);
-                 },
-                 [&](const CategoryDeleted& ev) { w.field("id", ev.id); },
-             },
-             e);
+  std::visit(
+      Overloaded{
+          [&](const PetCreated& ev) {
+            w.field("id", ev.id).field("name", ev.name).field("categoryId", ev.category_id);
+            w.field("status", to_string(ev.status)).optional_field("description", ev.description);
+          },
+          [&](const PetUpdated& ev) {
+            w.field("id", ev.id).field("name", ev.name).field("categoryId", ev.category_id);
+            w.field("status", to_string(ev.status)).optional_field("description", ev.description);
+          },
+          [&](const PetStatusChanged& ev) {
+            w.field("id", ev.id).field("from", to_string(ev.from)).field("to", to_string(ev.to));
+          },
+          [&](const PetDeleted& ev) { w.field("id", ev.id); },
+          [&](const CategoryCreated& ev) {
+            w.field("id", ev.id).field("name", ev.name).optional_field("description", ev.description);
+          },
+          [&](const CategoryUpdated& ev) {
+            w.field("id", ev.id).field("name", ev.name).optional_field("description", ev.description);
+          },
+          [&](const CategoryDeleted& ev) { w.field("id", ev.id); },
+          [&](const CategoryPetsAdmitted& ev) {
+            w.field("id", ev.id).key("pets").begin_array();
+            for (const auto& pet : ev.pets) {
+              w.begin_object().field("petId", pet.pet_id).field("petVersion", pet.pet_version).end_object();
+            }
+            w.end_array();
+          },
+      },
+      e);
   w.end_object();
   return w.finish();
 }
@@ -86,6 +94,16 @@ Event decode(std::string_view type, const json::EventFields& f) {
   }
   if (type == CategoryDeleted::kType) {
     return CategoryDeleted{f.integer("id")};
+  }
+  if (type == CategoryPetsAdmitted::kType) {
+    CategoryPetsAdmitted admitted{f.integer("id"), {}};
+    f.each_object("pets", [&](const json::EventFields& pet) {
+      admitted.pets.push_back({pet.integer("petId"), pet.integer("petVersion")});
+    });
+    if (admitted.pets.empty()) {
+      throw std::invalid_argument("event field pets must not be empty");
+    }
+    return admitted;
   }
   throw std::invalid_argument("unknown event type " + std::string(type));
 }

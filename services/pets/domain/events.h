@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "events/event_type.h"
 #include "pets/domain/pet.h"
@@ -59,9 +60,25 @@ struct CategoryDeleted {
   static constexpr std::string_view kType = "io.petstore.category.deleted";
   std::int64_t id = 0;
 };
+// A pet that may join a category: its event that names the category
+// (created in it, or moved to it) comes at pet_version or later.
+struct PetAdmission {
+  std::int64_t pet_id = 0;
+  std::int64_t pet_version = 0;
+  bool operator==(const PetAdmission&) const = default;
+};
+// Pets may join the category: appended before each pet's own event, so a
+// delete decided after it waits for those pets (decide_delete_category).
+// It promises no pet: a pet's append may still fail. One event admits the
+// pets whose commands asked at once.
+struct CategoryPetsAdmitted {
+  static constexpr std::string_view kType = "io.petstore.category.pets_admitted";
+  std::int64_t id = 0;
+  std::vector<PetAdmission> pets;
+};
 
 using Event = std::variant<PetCreated, PetUpdated, PetStatusChanged, PetDeleted, CategoryCreated,
-                           CategoryUpdated, CategoryDeleted>;
+                           CategoryUpdated, CategoryDeleted, CategoryPetsAdmitted>;
 
 // The schema version this code writes for an event (ce_schemaversion):
 // pet.created and pet.updated are at version 2, which added the optional

@@ -1,5 +1,6 @@
 #include "pets/domain/evolve.h"
 
+#include "text/datetime.h"
 #include "util/overloaded.h"
 
 namespace petstore::pets {
@@ -45,6 +46,7 @@ void evolve(std::optional<Pet>& pet, const Event& event, std::int64_t version, c
                  [](const CategoryCreated&) {},
                  [](const CategoryUpdated&) {},
                  [](const CategoryDeleted&) {},
+                 [](const CategoryPetsAdmitted&) {},
              },
              event);
 }
@@ -60,9 +62,31 @@ void evolve(std::optional<Category>& category, const Event& event, std::int64_t 
                    category = Category{e.id, e.name, e.description, version, count};
                  },
                  [&](const CategoryDeleted&) { category.reset(); },
+                 [&](const CategoryPetsAdmitted&) {
+                   if (category) {
+                     category->version = version;
+                   }
+                 },
                  [](const auto&) {},
              },
              event);
+}
+
+void evolve(CategoryState& state, const Event& event, std::int64_t version, const std::string& time) {
+  evolve(state.category, event, version, time);
+  if (!state.category) {
+    state.admitted.clear();
+    return;
+  }
+  if (const auto* a = std::get_if<CategoryPetsAdmitted>(&event)) {
+    const auto at = text::parse_time_ms(time).value_or(0);
+    std::erase_if(state.admitted, [&](const auto& entry) {
+      return entry.second.at_ms < at - std::chrono::milliseconds(kAdmissionsKept).count();
+    });
+    for (const auto& pet : a->pets) {
+      state.admitted.insert_or_assign(pet.pet_id, Admission{pet.pet_version, at});
+    }
+  }
 }
 
 bool evolve(Catalogue& s, const Event& event, std::int64_t version, const std::string& time) {

@@ -33,6 +33,8 @@ void evolve(std::optional<Pet>& pet, const Event& event, std::int64_t version, c
 // from the pets topic).
 void evolve(std::optional<Category>& category, const Event& event, std::int64_t version,
             const std::string& time);
+// The same, with the pets admitted to the category (kept kAdmissionsKept).
+void evolve(CategoryState& state, const Event& event, std::int64_t version, const std::string& time);
 
 // Applies one event at `version`. An event whose version is not above the
 // aggregate's applied version is a duplicate and changes nothing; returns

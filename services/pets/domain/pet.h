@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +37,24 @@ struct Category {
 
   bool operator==(const Category&) const = default;
 };
+
+// A pet let into a category (CategoryPetsAdmitted): its event comes at
+// pet_version or later; at_ms is the admission's time, ms since the epoch.
+struct Admission {
+  std::int64_t pet_version = 0;
+  std::int64_t at_ms = 0;
+  bool operator==(const Admission&) const = default;
+};
+
+// A category as its single writer folds it (app/writers.h): the category,
+// and the pets admitted to it in the last kAdmissionsKept, by pet (the
+// latest admission of each), which a delete waits for
+// (decide_delete_category).
+struct CategoryState {
+  std::optional<Category> category;
+  std::map<std::int64_t, Admission> admitted;
+};
+inline constexpr std::chrono::minutes kAdmissionsKept{15};
 
 // What a client asks for, already parsed from JSON but not yet validated.
 struct PetFields {

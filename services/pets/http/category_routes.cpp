@@ -1,3 +1,6 @@
+#include "error/codes.h"
+#include "es/errc.h"
+#include "http/api_error.h"
 #include "http/idempotent_create.h"
 #include "http/request.h"
 #include "http/response.h"
@@ -11,6 +14,11 @@ namespace {
 void send_category(httplib::Response& res, int status, const Category& category) {
   res.set_header("ETag", http::etag(category.version));
   http::send_json(res, status, to_json(category));
+}
+
+std::string admission_path(std::int64_t category_id, std::int64_t pet_id, std::int64_t pet_version) {
+  return "/internal/categories/" + std::to_string(category_id) + "/admissions/" + std::to_string(pet_id) +
+         "/" + std::to_string(pet_version);
 }
 
 }  // namespace
@@ -58,6 +66,36 @@ void add_category_routes(http::Router& router, const RouteDeps& d) {
                                    [&req](std::int64_t v) { http::check_if_match(req, v); });
                res.status = 204;
              });
+
+  router.add(
+      "POST", "/internal/categories/{categoryId}/admissions/{petId}/{petVersion}",
+      [d](const httplib::Request& req, httplib::Response& res, const http::PathParams& path) {
+        if (!http::Forwarder::forwarded_by_trusted(req, d.trusted)) {
+          throw ApiException(ApiError(404, petstore::codes::kRouteNotFound, "no route for POST " + req.path));
+        }
+        d.categories.admit_here(path.id(0, "categoryId"), path.id(1, "petId"), path.id(2, "petVersion"));
+        res.status = 204;
+      });
+}
+
+CategoryCommands::Relay admission_relay(const http::Forwarder& forwarder) {
+  return [&forwarder](const std::string& owner_url, std::int64_t id, std::int64_t pet_id,
+                      std::int64_t pet_version) {
+    std::string answer;
+    const auto status =
+        forwarder.send(owner_url, admission_path(id, pet_id, pet_version), "", "text/plain", &answer);
+    if (status == 204) {
+      return;
+    }
+    if (status == 422) {
+      throw DomainError(DomainError::Kind::Unprocessable, codes::kUnknownCategory,
+                        "categoryId " + std::to_string(id) + " does not name an existing category");
+    }
+    // Nothing of the pet is written; an admission that was is waited out.
+    throw es::Error(es::Errc::NotOwner, "the owner of category " + std::to_string(id) + " at " + owner_url +
+                                            (status ? " answered " + std::to_string(*status) + ": " + answer
+                                                    : std::string(" did not answer")));
+  };
 }
 
 }  // namespace petstore::pets

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "es/idempotency.h"
+#include "http/client_address.h"
+#include "http/forwarder.h"
 #include "http/router.h"
 #include "pets/app/category_commands.h"
 #include "pets/app/pet_commands.h"
@@ -15,6 +17,7 @@ struct RouteDeps {
   ReadModel& read;
   es::IdempotencyStore& idempotency;
   const PetKeys& keys;
+  const http::TrustedProxies& trusted;  // the peers whose admissions are heard
 };
 
 // The deprecated GET /pets/{petId}: since when (RFC 9745's epoch seconds),
@@ -23,6 +26,15 @@ inline constexpr const char* kGetPetDeprecation = "@1790812800";
 inline constexpr const char* kGetPetSunset = "Thu, 01 Jul 2027 00:00:00 GMT";
 
 void add_pet_routes(http::Router& router, const RouteDeps& deps);
+// Also POST /internal/categories/{categoryId}/admissions/{petId}/{petVersion},
+// where a peer's pet command has this replica admit a pet to a category
+// whose partition it owns (CategoryCommands::admit_here): 204, or the
+// command's Error. Only a trusted peer's is heard (http::Forwarder's header
+// from a TRUSTED_PROXIES address; nginx refuses /internal/): anyone else
+// gets 404 route_not_found.
 void add_category_routes(http::Router& router, const RouteDeps& deps);
+
+// CategoryCommands::Relay over HTTP, to the route above.
+CategoryCommands::Relay admission_relay(const http::Forwarder& forwarder);
 
 }  // namespace petstore::pets

@@ -24,9 +24,6 @@ class PetKeys {
   [[nodiscard]] std::string category(std::int64_t id) const { return category_prefix() + std::to_string(id); }
   // category id -> number of pets in it (records.cpp says why it stands alone)
   [[nodiscard]] std::string pet_counts() const { return space_.key("cat:counts"); }
-  [[nodiscard]] std::string claims(std::int64_t category_id) const {
-    return category(category_id) + ":claims";
-  }
   [[nodiscard]] std::string idempotency(std::string_view scope, std::string_view key) const {
     return space_.key("idem:" + std::string(scope) + ":" + std::string(key));
   }
@@ -44,14 +41,7 @@ class PetKeys {
   }
   [[nodiscard]] std::string all_categories() const { return space_.key("cats:all"); }
 
-  // Besides the shared ones: a category's claims and its closing mark, which
-  // claims.lua and close_category.lua keep for the write path.
-  [[nodiscard]] static es::NotFromLog not_from_log() {
-    es::NotFromLog n;
-    n.key_suffixes = {":claims"};
-    n.hash_fields = {"closingUntil"};
-    return n;
-  }
+  [[nodiscard]] static es::NotFromLog not_from_log() { return {}; }
 
  private:
   es::KeySpace space_;

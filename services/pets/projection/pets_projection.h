@@ -25,6 +25,7 @@ class PetsModel {
     // its own events from it (projection::OwnEvents).
     State(std::optional<Pet> p) : pet(std::move(p)) {}            // NOLINT(google-explicit-constructor)
     State(std::optional<Category> c) : category(std::move(c)) {}  // NOLINT(google-explicit-constructor)
+    State(const CategoryState& c) : category(c.category) {}       // NOLINT(google-explicit-constructor)
     std::optional<Pet> pet;
     std::optional<Category> category;
   };

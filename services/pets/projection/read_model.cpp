@@ -33,6 +33,18 @@ std::optional<Category> ReadModel::category(std::int64_t id) {
   return category_with_count(id, replies[0], replies[1]);
 }
 
+std::int64_t ReadModel::pet_version(std::int64_t id) {
+  const auto reply = reads_.command({"HGET", keys_.pet(id), "version"});
+  const auto& r = redis::expect_ok(reply);
+  return r.type == REDIS_REPLY_NIL ? 0 : redis::as_integer(r);
+}
+
+std::int64_t ReadModel::pets_in(std::int64_t category_id) {
+  const auto reply = reads_.command({"HGET", keys_.pet_counts(), std::to_string(category_id)});
+  const auto& r = redis::expect_ok(reply);
+  return r.type == REDIS_REPLY_NIL ? 0 : redis::as_integer(r);
+}
+
 namespace {
 
 Pet found_or_404(std::int64_t id, std::optional<Pet> found) {

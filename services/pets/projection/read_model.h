@@ -29,6 +29,11 @@ class ReadModel {
 
   std::optional<Pet> pet(std::int64_t id);
   std::optional<Category> category(std::int64_t id);
+  // The version the read model has applied of pet `id`, deleted or not (0
+  // when it has none).
+  std::int64_t pet_version(std::int64_t id);
+  // How many pets of the read model name category `id`, known or not.
+  std::int64_t pets_in(std::int64_t category_id);
   // The same, but a missing resource is a DomainError (404 pet_not_found /
   // category_not_found), the one place that answer is made.
   Pet require_pet(std::int64_t id);

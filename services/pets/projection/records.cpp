@@ -94,15 +94,11 @@ projection::Record pet_record(const PetKeys& keys, const std::optional<Pet>& pet
 projection::Record category_record(const PetKeys& keys, const std::optional<Category>& category) {
   const Category c = category.value_or(Category{});
   projection::Record r;
-  // The write path's closing mark (close_category.lua) goes with the category.
   r.fields = {{"name", c.name}, {"description", c.description}, {"deleted", "0"}};
   if (!category) {
-    r = tombstone(r);
-    r.fields.emplace_back("closingUntil", std::nullopt);
-    return r;
+    return tombstone(r);
   }
   r.indexes.emplace(keys.all_categories(), std::to_string(c.id));
-  r.owned.insert(keys.claims(c.id));
   return r;
 }
 

@@ -47,6 +47,18 @@ TEST(DataSchema, NamesTheFirstProblemWithItsPointer) {
   EXPECT_EQ(validate(s, R"([1])"), "/: is not of type object");
 }
 
+TEST(DataSchema, ChecksArraysAndEachOfTheirItems) {
+  const auto s = DataSchema::compile(R"({"type":"object","properties":{"pets":{"type":"array","minItems":1,
+    "maxItems":2,"items":{"type":"object","properties":{"petId":{"type":"integer","minimum":1}},
+    "required":["petId"],"additionalProperties":false}}},"required":["pets"]})");
+  EXPECT_EQ(validate(s, R"({"pets":[{"petId":1},{"petId":2}]})"), std::nullopt);
+  EXPECT_EQ(validate(s, R"({"pets":[]})"), "/pets: has fewer than 1 items");
+  EXPECT_EQ(validate(s, R"({"pets":[{"petId":1},{"petId":2},{"petId":3}]})"), "/pets: has more than 2 items");
+  EXPECT_EQ(validate(s, R"({"pets":[{"petId":1},{"petId":0}]})"), "/pets/1/petId: is below the minimum 1");
+  EXPECT_EQ(validate(s, R"({"pets":[{"petId":1},{}]})"), "/pets/1: lacks the required member petId");
+  EXPECT_EQ(validate(s, R"({"pets":{"petId":1}})"), "/pets: is not of type array");
+}
+
 TEST(DataSchema, RefusesKeywordsItDoesNotImplement) {
   EXPECT_THROW(DataSchema::compile(R"({"type":"string","pattern":"^a"})"), std::invalid_argument);
   EXPECT_THROW(DataSchema::compile(R"({"oneOf":[]})"), std::invalid_argument);

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 #include "pets/domain/errors.h"
 
 namespace petstore::pets {
@@ -91,11 +94,43 @@ TEST(DecideChangeStatus, IllegalTransitionIsAConflictWithItsCode) {
   }
 }
 
+CategoryState dogs(std::map<std::int64_t, Admission> admitted = {}) {
+  return {Category{5, "Dogs", std::nullopt, 1, 0}, std::move(admitted)};
+}
+
+PetsSeen seen(std::int64_t naming, std::set<std::int64_t> landed = {}) {
+  return {[landed](std::int64_t pet, std::int64_t) { return landed.contains(pet); },
+          [naming] { return naming; }};
+}
+
+TEST(DecideCategory, AdmitsPetsToAnExistingCategoryOnly) {
+  const auto admitted = decide_admit_pets(dogs(), 5, {{7, 2}, {8, 1}});
+  EXPECT_EQ(admitted.id, 5);
+  EXPECT_EQ(admitted.pets, (std::vector<PetAdmission>{{7, 2}, {8, 1}}));
+  EXPECT_EQ(kind_of([&] {
+              decide_admit_pets(CategoryState{}, 5, {{7, 1}});
+            }),
+            DomainError::Kind::Unprocessable);
+}
+
 TEST(DecideCategory, DeleteRefusedWhilePetsUseIt) {
-  const Category used{5, "Dogs", std::nullopt, 1, 2};
-  EXPECT_EQ(kind_of([&] { decide_delete_category(used); }), DomainError::Kind::Conflict);
-  const Category empty{5, "Dogs", std::nullopt, 1, 0};
-  EXPECT_EQ(decide_delete_category(empty).id, 5);
+  EXPECT_EQ(kind_of([&] { decide_delete_category(dogs(), seen(2), 0, {}); }), DomainError::Kind::Conflict);
+  EXPECT_EQ(decide_delete_category(dogs(), seen(0), 0, {}).id, 5);
+}
+
+// An admitted pet whose event the pets topic does not hold yet may still
+// land until the window is past; one that landed is counted as any other.
+TEST(DecideCategory, DeleteWaitsForAdmittedPetsOnTheirWay) {
+  const AdmissionWindow window;
+  const auto at = std::int64_t{1'000'000};
+  const auto state = dogs({{7, Admission{1, at}}});
+  const auto within = at + window.total().count() - 1;
+  EXPECT_EQ(kind_of([&] { decide_delete_category(state, seen(0), within, window); }),
+            DomainError::Kind::NotYet);
+  EXPECT_EQ(decide_delete_category(state, seen(0, {7}), within, window).id, 5);
+  EXPECT_EQ(kind_of([&] { decide_delete_category(state, seen(1, {7}), within, window); }),
+            DomainError::Kind::Conflict);
+  EXPECT_EQ(decide_delete_category(state, seen(0), at + window.total().count(), window).id, 5);
 }
 
 TEST(DecideCategory, DescriptionLimitAndNoOp) {

@@ -39,7 +39,8 @@ INSTANTIATE_TEST_SUITE_P(
                          .description = std::string("d")}},
         Event{PetStatusChanged{1, PetStatus::Available, PetStatus::Pending}}, Event{PetDeleted{1}},
         Event{CategoryCreated{2, "Dogs", std::string("d")}}, Event{CategoryCreated{2, "Dogs", std::nullopt}},
-        Event{CategoryUpdated{2, "Hounds", std::nullopt}}, Event{CategoryDeleted{2}}));
+        Event{CategoryUpdated{2, "Hounds", std::nullopt}}, Event{CategoryDeleted{2}},
+        Event{CategoryPetsAdmitted{2, {{1, 3}, {4, 1}}}}));
 
 // Schema evolution (docs/events.md): a version 1 record, written before
 // pets had descriptions, decodes as a pet without one and still matches the

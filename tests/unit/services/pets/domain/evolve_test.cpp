@@ -114,5 +114,29 @@ TEST(Evolve, OneCategorysFoldIsTheCataloguesBarItsPetCount) {
   EXPECT_FALSE(category.has_value());
 }
 
+// The category's writer: admissions move the category's version and are
+// kept by pet, the latest of each, for kAdmissionsKept; a deletion drops them.
+TEST(Evolve, ACategorysWriterKeepsItsRecentAdmissionsByPet) {
+  CategoryState s;
+  evolve(s, CategoryCreated{1, "Dogs", std::nullopt}, 1, "2026-12-02T10:00:00Z");
+  evolve(s, CategoryPetsAdmitted{1, {{7, 1}}}, 2, "2026-12-02T10:00:01Z");
+  evolve(s, CategoryPetsAdmitted{1, {{8, 1}}}, 3, "2026-12-02T10:00:02Z");
+  evolve(s, CategoryPetsAdmitted{1, {{7, 4}}}, 4, "2026-12-02T10:00:03Z");
+  ASSERT_TRUE(s.category.has_value());
+  EXPECT_EQ(s.category->version, 4);
+  ASSERT_EQ(s.admitted.size(), 2U);
+  EXPECT_EQ(s.admitted.at(7).pet_version, 4);
+  EXPECT_EQ(s.admitted.at(7).at_ms - s.admitted.at(8).at_ms, 1000);
+
+  evolve(s, CategoryPetsAdmitted{1, {{9, 1}}}, 5, "2026-12-02T10:15:02.500Z");  // 8 is older than kept
+  EXPECT_EQ(s.admitted.count(8), 0U);
+  EXPECT_EQ(s.admitted.count(7), 1U);
+  EXPECT_EQ(s.admitted.count(9), 1U);
+
+  evolve(s, CategoryDeleted{1}, 6, "2026-12-02T10:16:00Z");
+  EXPECT_FALSE(s.category.has_value());
+  EXPECT_TRUE(s.admitted.empty());
+}
+
 }  // namespace
 }  // namespace petstore::pets

@@ -75,13 +75,13 @@ TEST(PetsModel, MovingAPetMovesItsListsAndCount) {
   EXPECT_FALSE(has({"ZREM", keys().all_pets(), "5"}));
 }
 
-TEST(CategoryRecord, ADeletedCategoryTakesItsClaimsAndClosingMarkWithIt) {
+TEST(CategoryRecord, ADeletedCategoryLeavesItsIndexAndATombstone) {
   const auto live = category_record(keys(), Category{.id = 4, .name = "Dogs", .version = 1, .pet_count = 0});
   const auto gone = category_record(keys(), std::nullopt);
   EXPECT_EQ(live.indexes, (std::map<std::string, std::string>{{keys().all_categories(), "4"}}));
   const auto out = projection::effect(keys().category(4), "4", live, gone);
-  EXPECT_NE(std::find(out.begin(), out.end(), projection::Command{"DEL", keys().claims(4)}), out.end());
-  EXPECT_EQ(field(gone, "closingUntil"), std::nullopt);
+  EXPECT_NE(std::find(out.begin(), out.end(), projection::Command{"ZREM", keys().all_categories(), "4"}),
+            out.end());
   EXPECT_EQ(field(gone, "deleted"), "1");
 }
 
