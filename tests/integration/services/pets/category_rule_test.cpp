@@ -76,6 +76,7 @@ TEST(CategoryRule, PetsCreatedWhileTheirCategoryIsDeletedAreRefusedOrRefuseTheDe
     std::mutex mu;
     std::vector<std::int64_t> created;
     std::vector<std::thread> creating;
+    creating.reserve(4);
     for (int k = 0; k < 4; ++k) {
       creating.emplace_back([&, k] {
         auto http = pets.replica(static_cast<size_t>(k) % pets.size()).client();

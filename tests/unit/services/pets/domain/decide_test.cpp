@@ -4,6 +4,7 @@
 
 #include <map>
 #include <set>
+#include <utility>
 
 #include "pets/domain/errors.h"
 
@@ -99,7 +100,7 @@ CategoryState dogs(std::map<std::int64_t, Admission> admitted = {}) {
 }
 
 PetsSeen seen(std::int64_t naming, std::set<std::int64_t> landed = {}) {
-  return {[landed](std::int64_t pet, std::int64_t) { return landed.contains(pet); },
+  return {[landed = std::move(landed)](std::int64_t pet, std::int64_t) { return landed.contains(pet); },
           [naming] { return naming; }};
 }
 
