@@ -37,7 +37,7 @@ Components::Components(service::Platform& platform, http::Router& router, Topics
                        &category_owners_),
       category_commands_(category_writer_, write_, admission_window(platform.longest_append()),
                          admission_relay(platform.forwarder())),
-      pet_commands_(pet_writer_, write_, category_commands_, AdmissionWindow{}.decide) {
+      pet_commands_(pet_writer_, write_, category_commands_) {
   const RouteDeps deps{pet_commands_, category_commands_,
                        read_,         platform.idempotency(),
                        keys_,         platform.config().trusted_proxies};

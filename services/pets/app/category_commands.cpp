@@ -101,21 +101,9 @@ void CategoryCommands::remove(std::int64_t id, const Precondition& precondition)
         // The read model, brought to the end of the pets topic (past any open
         // transaction), holds every pet that has landed; a pet admitted before
         // that has not may still land until the window is past.
-        bool caught_up = false;
-        const auto catch_up = [&] {
-          if (!caught_up) {
-            write_.catch_up().topic_end(write_.topics().pets);
-            caught_up = true;
-          }
-        };
-        const PetsSeen pets{[&](std::int64_t pet, std::int64_t version) {
-                              catch_up();
-                              return write_.read().pet_version(pet) >= version;
-                            },
-                            [&] {
-                              catch_up();
-                              return write_.read().pets_in(id);
-                            }};
+        write_.catch_up().topic_end(write_.topics().pets);
+        const PetsSeen pets{[&](const auto& admitted) { return write_.read().first_not_applied(admitted); },
+                            [&] { return write_.read().pets_in(id); }};
         return decide_delete_category(current.state, pets, now_ms(), window_);
       });
   write_.apply_own(outcome);

@@ -47,6 +47,7 @@ class CategoryCommands {
   // appended go together in its next event: a category's events are
   // appended one at a time, and every pet created in it asks.
   void admit_here(std::int64_t id, std::int64_t pet_id, std::int64_t pet_version);
+  [[nodiscard]] const AdmissionWindow& window() const { return window_; }
 
  private:
   // The admissions waiting for one category's next event; its first

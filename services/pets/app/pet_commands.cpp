@@ -37,7 +37,7 @@ std::chrono::steady_clock::time_point PetCommands::admit(std::int64_t category, 
 }
 
 void PetCommands::in_time(std::chrono::steady_clock::time_point asked) const {
-  if (std::chrono::steady_clock::now() - asked > decide_) {
+  if (std::chrono::steady_clock::now() - asked > categories_.window().decide) {
     throw es::Error(es::Errc::Lagging,
                     "the category took too long to admit the pet; nothing was written, retry");
   }

@@ -17,12 +17,12 @@ namespace petstore::pets {
 // the log, and applies its event to the read model before answering. Each
 // returns the pet as it is after the command. A pet that joins a category
 // (created in it, moved to it) is admitted by the category's writer first
-// (CategoryCommands::admit), and decided within `decide` of asking.
+// (CategoryCommands::admit), and decided within the admission window's
+// `decide` of asking.
 class PetCommands {
  public:
-  PetCommands(PetWriter& writer, WritePath& write, CategoryCommands& categories,
-              std::chrono::milliseconds decide)
-      : writer_(writer), write_(write), categories_(categories), decide_(decide) {}
+  PetCommands(PetWriter& writer, WritePath& write, CategoryCommands& categories)
+      : writer_(writer), write_(write), categories_(categories) {}
 
   // `request`: a digest of the client's Idempotency-Key (empty without
   // one); a request that already created its pet gets that pet back, as
@@ -46,7 +46,6 @@ class PetCommands {
   PetWriter& writer_;
   WritePath& write_;
   CategoryCommands& categories_;
-  std::chrono::milliseconds decide_;
 };
 
 }  // namespace petstore::pets

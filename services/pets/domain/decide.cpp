@@ -76,12 +76,16 @@ CategoryPetsAdmitted decide_admit_pets(const CategoryState& current, std::int64_
 CategoryDeleted decide_delete_category(const CategoryState& current, const PetsSeen& pets,
                                        std::int64_t now_ms, const AdmissionWindow& window) {
   const auto id = current.category.value().id;
+  std::vector<PetAdmission> recent;
   for (const auto& [pet, admission] : current.admitted) {
-    if (now_ms < admission.at_ms + window.total().count() && !pets.landed(pet, admission.pet_version)) {
-      throw DomainError(
-          DomainError::Kind::NotYet, codes::kCategoryInUse,
-          "category " + std::to_string(id) + " has pet " + std::to_string(pet) + " being added to it");
+    if (now_ms < admission.at_ms + window.total().count()) {
+      recent.push_back({pet, admission.pet_version});
     }
+  }
+  if (const auto pet = recent.empty() ? std::nullopt : pets.first_not_landed(recent)) {
+    throw DomainError(
+        DomainError::Kind::NotYet, codes::kCategoryInUse,
+        "category " + std::to_string(id) + " has pet " + std::to_string(*pet) + " being added to it");
   }
   if (const auto n = pets.naming(); n > 0) {
     throw DomainError(

@@ -41,8 +41,9 @@ struct AdmissionWindow {
 
 // What a delete asks of the pets topic, brought to its end.
 struct PetsSeen {
-  // Whether the pets topic holds pet `pet_id` at `version` or later.
-  std::function<bool(std::int64_t pet_id, std::int64_t version)> landed;
+  // The first of `admitted` whose pet the pets topic does not hold at its
+  // version or later; nullopt when it holds them all.
+  std::function<std::optional<std::int64_t>(const std::vector<PetAdmission>& admitted)> first_not_landed;
   // How many of its pets name the category.
   std::function<std::int64_t()> naming;
 };

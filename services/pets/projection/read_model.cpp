@@ -33,16 +33,36 @@ std::optional<Category> ReadModel::category(std::int64_t id) {
   return category_with_count(id, replies[0], replies[1]);
 }
 
-std::int64_t ReadModel::pet_version(std::int64_t id) {
-  const auto reply = reads_.command({"HGET", keys_.pet(id), "version"});
+namespace {
+
+// An integer reply, or 0 for nil (a field not set).
+std::int64_t integer_or_zero(const redis::Reply& reply) {
   const auto& r = redis::expect_ok(reply);
   return r.type == REDIS_REPLY_NIL ? 0 : redis::as_integer(r);
 }
 
+}  // namespace
+
+std::optional<std::int64_t> ReadModel::first_not_applied(const std::vector<PetAdmission>& pets) {
+  std::vector<std::string> keys;  // the commands below view them
+  keys.reserve(pets.size());
+  std::vector<redis::Args> reads;
+  reads.reserve(pets.size());
+  for (const auto& p : pets) {
+    reads.push_back({"HGET", keys.emplace_back(keys_.pet(p.pet_id)), "version"});
+  }
+  const auto replies = reads_.commands(reads);
+  for (std::size_t i = 0; i < pets.size(); ++i) {
+    if (integer_or_zero(replies[i]) < pets[i].pet_version) {
+      return pets[i].pet_id;
+    }
+  }
+  return std::nullopt;
+}
+
 std::int64_t ReadModel::pets_in(std::int64_t category_id) {
-  const auto reply = reads_.command({"HGET", keys_.pet_counts(), std::to_string(category_id)});
-  const auto& r = redis::expect_ok(reply);
-  return r.type == REDIS_REPLY_NIL ? 0 : redis::as_integer(r);
+  const auto id = std::to_string(category_id);
+  return integer_or_zero(reads_.command({"HGET", keys_.pet_counts(), id}));
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "pets/domain/events.h"
 #include "pets/domain/pet.h"
 #include "pets/projection/keys.h"
 #include "readmodel/history.h"
@@ -29,9 +30,9 @@ class ReadModel {
 
   std::optional<Pet> pet(std::int64_t id);
   std::optional<Category> category(std::int64_t id);
-  // The version the read model has applied of pet `id`, deleted or not (0
-  // when it has none).
-  std::int64_t pet_version(std::int64_t id);
+  // The first of `pets` whose version the read model has not applied,
+  // deleted or not; nullopt when it has them all. One round trip.
+  std::optional<std::int64_t> first_not_applied(const std::vector<PetAdmission>& pets);
   // How many pets of the read model name category `id`, known or not.
   std::int64_t pets_in(std::int64_t category_id);
   // The same, but a missing resource is a DomainError (404 pet_not_found /

@@ -100,7 +100,15 @@ CategoryState dogs(std::map<std::int64_t, Admission> admitted = {}) {
 }
 
 PetsSeen seen(std::int64_t naming, std::set<std::int64_t> landed = {}) {
-  return {[landed = std::move(landed)](std::int64_t pet, std::int64_t) { return landed.contains(pet); },
+  return {[landed = std::move(landed)](const std::vector<PetAdmission>& admitted) {
+            std::optional<std::int64_t> first;
+            for (const auto& a : admitted) {
+              if (!first && !landed.contains(a.pet_id)) {
+                first = a.pet_id;
+              }
+            }
+            return first;
+          },
           [naming] { return naming; }};
 }
 
